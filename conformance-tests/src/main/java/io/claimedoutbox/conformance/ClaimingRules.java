@@ -1,0 +1,210 @@
+package io.claimedoutbox.conformance;
+
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimTransitionOutcome;
+import io.claimedoutbox.domain.ClaimTransitionResult;
+import io.claimedoutbox.domain.DeliveryReceipt;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.EntryStatus;
+import io.claimedoutbox.domain.LeaseRenewal;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.RetryableFailure;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** Rules C1–C10: which entries a claim picks, and what a claim and its lease mean. */
+public abstract class ClaimingRules extends ConformanceTestBase {
+
+  private static Set<EntryId> ids(List<Claim> claims) {
+    return claims.stream().map(Claim::entryId).collect(Collectors.toSet());
+  }
+
+  @Test
+  void c1_claimPicksOnlyDueEntries() {
+    OutboxEntry duePending = appendOne();
+    OutboxEntry futurePending = store.append(message("later").availableAt(START.plusSeconds(600)));
+    OutboxEntry failedNotYetDue = appendOne();
+    OutboxEntry failedDue = appendOne();
+    OutboxEntry liveLease = appendOne();
+    OutboxEntry delivered = appendOne();
+    for (Claim claim : store.claimDue(ALICE, 10, LEASE)) {
+      if (claim.entryId().equals(failedNotYetDue.id())) {
+        store.tryMarkClaimFailed(claim, new RetryableFailure(START.plusSeconds(300), "later"));
+      } else if (claim.entryId().equals(failedDue.id())) {
+        store.tryMarkClaimFailed(claim, new RetryableFailure(START.plusSeconds(5), "soon"));
+      } else if (claim.entryId().equals(delivered.id())) {
+        store.tryMarkClaimDelivered(claim, DeliveryReceipt.none());
+      } else if (claim.entryId().equals(duePending.id())) {
+        store.tryMarkClaimFailed(claim, new RetryableFailure(START, "at once"));
+      }
+    }
+    clock.advance(Duration.ofSeconds(10));
+
+    Set<EntryId> claimed = ids(store.claimDue(BOB, 10, LEASE));
+
+    RuleCheck.requireEqual(Rule.C1, "entries claimed at +10s",
+        Set.of(duePending.id(), failedDue.id()), claimed);
+
+    clock.advance(Duration.ofSeconds(25));
+    Set<EntryId> afterLease = ids(store.claimDue(BOB, 10, LEASE));
+    RuleCheck.requireEqual(Rule.C1, "entries claimed once the first lease expired",
+        Set.of(liveLease.id()), afterLease);
+    clock.advance(Duration.ofSeconds(600));
+    Set<EntryId> late = ids(store.claimDue(BOB, 10, LEASE));
+    RuleCheck.require(Rule.C1, late.containsAll(Set.of(futurePending.id(), failedNotYetDue.id()))
+            && !late.contains(delivered.id()),
+        () -> "at +635s the future entry and the failed entry are due and the delivered one never;"
+            + " claimed " + late);
+  }
+
+  @Test
+  void c2_oldestDueFirst() {
+    OutboxEntry third = store.append(message("third").availableAt(START.minusSeconds(10)));
+    OutboxEntry first = store.append(message("first").availableAt(START.minusSeconds(30)));
+    OutboxEntry second = store.append(message("second").availableAt(START.minusSeconds(20)));
+
+    List<EntryId> order = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      order.add(claimOne(ALICE).entryId());
+    }
+
+    RuleCheck.requireEqual(Rule.C2, "claim order", List.of(first.id(), second.id(), third.id()), order);
+  }
+
+  @Test
+  void c3_batchIsBounded() {
+    for (int i = 0; i < 7; i++) {
+      appendOne();
+    }
+    RuleCheck.requireEqual(Rule.C3, "claims for maxEntries=3", 3, store.claimDue(ALICE, 3, LEASE).size());
+    RuleCheck.requireEqual(Rule.C3, "claims for maxEntries=10 of the 4 left", 4,
+        store.claimDue(ALICE, 10, LEASE).size());
+    RuleCheck.requireEqual(Rule.C3, "claims when nothing is due", List.of(),
+        store.claimDue(ALICE, 10, LEASE));
+  }
+
+  @Test
+  void c4_claimIsStoredBeforeItIsReturned() {
+    OutboxEntry appended = appendOne();
+    clock.advance(Duration.ofMillis(1234));
+
+    Claim claim = claimOne(ALICE);
+
+    RuleCheck.requireEqual(Rule.C4, "owner", ALICE, claim.owner());
+    RuleCheck.requireEqual(Rule.C4, "token generation", 1L, claim.token().generation());
+    RuleCheck.requireEqual(Rule.C4, "attempt", 1, claim.attempt());
+    RuleCheck.requireEqual(Rule.C4, "claim time", clock.instant(), claim.claimedAt());
+    RuleCheck.requireEqual(Rule.C4, "lease end", clock.instant().plus(LEASE), claim.leaseUntil());
+    RuleCheck.requireEqual(Rule.C4, "revision", appended.revision() + 1, claim.snapshot().revision());
+    RuleCheck.requireEqual(Rule.C4, "stored entry", Optional.of(claim.snapshot()), store.find(claim.entryId()));
+    RawEntryState raw = raw(claim.entryId());
+    RuleCheck.requireEqual(Rule.C4, "raw status", "CLAIMED", raw.status());
+    RuleCheck.requireEqual(Rule.C4, "raw owner", ALICE.value(), raw.owner());
+    RuleCheck.requireEqual(Rule.C4, "raw revision", claim.snapshot().revision(), raw.revision());
+  }
+
+  @Test
+  void c5_reclaimOfExpiredLeaseMintsLargerGeneration() {
+    Claim first = appendAndClaim(ALICE);
+    clock.advance(LEASE.plusMillis(1));
+
+    Claim second = claimOne(BOB);
+    clock.advance(LEASE.plusMillis(1));
+    Claim third = claimOne(ALICE);
+
+    RuleCheck.require(Rule.C5, second.token().generation() > first.token().generation()
+            && third.token().generation() > second.token().generation(),
+        () -> "generations must strictly increase: " + first.token() + ", " + second.token() + ", "
+            + third.token());
+    RuleCheck.require(Rule.C5, !second.token().nonce().equals(first.token().nonce())
+            && !third.token().nonce().equals(first.token().nonce()),
+        () -> "every claim needs a new token: " + first.token() + ", " + second.token() + ", "
+            + third.token());
+    RuleCheck.requireEqual(Rule.C5, "attempts after three claims", 3, third.attempt());
+    RuleCheck.requireEqual(Rule.C5, "stored generation", third.token().generation(),
+        raw(third.entryId()).tokenGeneration());
+  }
+
+  @Test
+  void c6_liveLeaseExcludesOtherWorkers() {
+    Claim held = appendAndClaim(ALICE);
+    clock.advance(LEASE.minusMillis(1));
+
+    RuleCheck.requireEqual(Rule.C6, "claims by another worker during the lease", List.of(),
+        store.claimDue(BOB, 10, LEASE));
+    RuleCheck.requireEqual(Rule.C6, "claims by the holder itself during the lease", List.of(),
+        store.claimDue(ALICE, 10, LEASE));
+    clock.advance(Duration.ofMillis(1));
+    RuleCheck.requireEqual(Rule.C6, "entries claimable exactly at lease end", Set.of(held.entryId()),
+        ids(store.claimDue(BOB, 10, LEASE)));
+  }
+
+  @Test
+  void c7_lockedRowsAreSkippedNotWaitedFor() {
+    assumeFixture(Rule.C7, FixtureCapability.ROW_LOCKS);
+    OutboxEntry locked = store.append(message("locked").availableAt(START.minusSeconds(2)));
+    OutboxEntry free = store.append(message("free").availableAt(START.minusSeconds(1)));
+    List<Claim> claimedWhileLocked = new ArrayList<>();
+
+    fixture().holdRowLock(locked.id(), () -> claimedWhileLocked.addAll(store.claimDue(BOB, 10, LEASE)));
+
+    RuleCheck.requireEqual(Rule.C7, "entries claimed while the older one was locked",
+        Set.of(free.id()), ids(claimedWhileLocked));
+    RuleCheck.requireEqual(Rule.C7, "entries claimed after the lock was released",
+        Set.of(locked.id()), ids(store.claimDue(BOB, 10, LEASE)));
+  }
+
+  @Test
+  void c8_expiredHolderCanStillFinish() {
+    Claim claim = appendAndClaim(ALICE);
+    clock.advance(LEASE.multipliedBy(3));
+
+    ClaimTransitionResult result = store.tryMarkClaimDelivered(claim, DeliveryReceipt.none());
+
+    expectOutcome(Rule.C8, result, ClaimTransitionOutcome.APPLIED);
+    RuleCheck.requireEqual(Rule.C8, "status", EntryStatus.DELIVERED, result.entry().status());
+  }
+
+  @Test
+  void c9_saveExtendsLeaseAndKeepsToken() {
+    Claim claim = appendAndClaim(ALICE);
+    clock.advance(Duration.ofSeconds(20));
+
+    ClaimTransitionResult saved = store.trySaveClaim(claim, LeaseRenewal.withProgress(LEASE, "page 3"));
+
+    expectOutcome(Rule.C9, saved, ClaimTransitionOutcome.APPLIED);
+    Claim renewed = Claim.of(saved.entry());
+    RuleCheck.requireEqual(Rule.C9, "token after save", claim.token(), renewed.token());
+    RuleCheck.requireEqual(Rule.C9, "lease end", clock.instant().plus(LEASE), renewed.leaseUntil());
+    RuleCheck.requireEqual(Rule.C9, "progress", Optional.of("page 3"), saved.entry().progress());
+    clock.advance(Duration.ofSeconds(15));
+    RuleCheck.requireEqual(Rule.C9, "claims by another worker after the old lease end but within the"
+        + " renewed one", List.of(), store.claimDue(BOB, 10, LEASE));
+    expectOutcome(Rule.C9, store.tryMarkClaimDelivered(claim, DeliveryReceipt.none()),
+        ClaimTransitionOutcome.APPLIED);
+  }
+
+  @Test
+  void c10_failedReleasesUntilRetryTime() {
+    Claim claim = appendAndClaim(ALICE);
+    ClaimTransitionResult failed = store.tryMarkClaimFailed(
+        claim, new RetryableFailure(START.plusSeconds(120), "timeout"));
+
+    expectOutcome(Rule.C10, failed, ClaimTransitionOutcome.APPLIED);
+    RuleCheck.requireEqual(Rule.C10, "status", EntryStatus.FAILED, failed.entry().status());
+    RuleCheck.requireEqual(Rule.C10, "claim after failed", Optional.empty(), failed.entry().currentClaim());
+    RuleCheck.requireEqual(Rule.C10, "last error", Optional.of("timeout"), failed.entry().lastError());
+    RuleCheck.requireEqual(Rule.C10, "raw owner", null, raw(claim.entryId()).owner());
+    clock.advance(Duration.ofSeconds(119));
+    RuleCheck.requireEqual(Rule.C10, "claims before the retry time", List.of(),
+        store.claimDue(BOB, 10, LEASE));
+    clock.advance(Duration.ofSeconds(1));
+    Claim retry = claimOne(BOB);
+    RuleCheck.requireEqual(Rule.C10, "attempt of the retry", 2, retry.attempt());
+  }
+}

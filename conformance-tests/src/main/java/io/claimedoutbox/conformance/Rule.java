@@ -1,0 +1,152 @@
+package io.claimedoutbox.conformance;
+
+import java.util.Locale;
+
+/**
+ * The numbered rules of the conformance suite. Every test is named after exactly one rule (its
+ * method name starts with the rule id), and every failure message names the rule and says what to
+ * check. The module's README lists the same rules; a test keeps the two in step.
+ */
+public enum Rule {
+  A1(Level.REQUIRED, "An appended message is stored PENDING at revision 1 and read back unchanged",
+      "the mapping of every field (payload bytes, headers, ordering key, instants to the millisecond)"),
+  A2(Level.REQUIRED, "appendAll stores a batch in order, each entry with its own id",
+      "that the batch is written in one transaction and the result keeps the input order"),
+  A3(Level.REQUIRED, "delete removes a row whatever its status and says whether there was one",
+      "that delete reports the affected row count, not success"),
+  A4(Level.REQUIRED, "find of an unknown id is empty",
+      "that a missing row maps to Optional.empty(), not to an exception or a made-up entry"),
+
+  C1(Level.REQUIRED, "claimDue picks only due entries: PENDING and FAILED whose time has come,"
+      + " CLAIMED whose lease expired; never terminal ones",
+      "the due-time column or index: PENDING uses the available time, FAILED the retry time,"
+          + " CLAIMED the lease end, terminal rows have none"),
+  C2(Level.REQUIRED, "claimDue hands out the oldest due entries first",
+      "the ORDER BY / sort of the due query: ascending due time, then id"),
+  C3(Level.REQUIRED, "claimDue never returns more claims than asked for",
+      "the LIMIT of the due query"),
+  C4(Level.REQUIRED, "A claim stores owner, token, lease and attempt at the next revision;"
+      + " the claim's snapshot equals the stored row",
+      "that the claim is written before it is returned and the snapshot is the written entry"),
+  C5(Level.REQUIRED, "Re-claiming an expired lease mints a new token with a larger generation and"
+      + " counts an attempt",
+      "that a claim always takes ClaimToken.following(stored generation), never reuses a token"),
+  C6(Level.REQUIRED, "While a lease is live no other worker can claim the entry",
+      "that the due query compares the lease end with the injected clock's now"),
+  C7(Level.OPTIONAL, "Rows locked by another transaction are skipped, never waited for",
+      "FOR UPDATE SKIP LOCKED (or the store's equivalent) in the claim query"),
+  C8(Level.REQUIRED, "A holder whose lease expired but was not re-claimed can still finish (APPLIED)",
+      "that the fence compares owner and token only; lease expiry alone never makes a claim stale"),
+  C9(Level.REQUIRED, "save keeps the token and extends the lease; others wait for the new lease",
+      "that save writes the new lease end into the due time as well"),
+  C10(Level.REQUIRED, "failed releases the claim; the entry is due again at its retry time, not before",
+      "that failed clears the owner and sets the due time to the retry time"),
+
+  T1(Level.REQUIRED, "APPLIED carries the entry exactly as written: next revision, this write's"
+      + " stamp, the new status, equal to the stored row",
+      "that the result is built from the written row and the compare-and-set committed"),
+  T2(Level.REQUIRED, "MISSING when the row is gone before the call: the result carries the caller's"
+      + " snapshot, nothing is written",
+      "that a missing row is decided first and never becomes a made-up durable entry"),
+  T3(Level.REQUIRED, "TERMINAL when the row is already delivered or dead-lettered: the durable entry,"
+      + " nothing written",
+      "that terminal status is checked before owner and token"),
+  T4(Level.REQUIRED, "STALE_CLAIM when another worker re-claimed the entry: the durable entry,"
+      + " nothing written",
+      "that the fence compares both owner and token with the stored claim before writing"),
+  T5(Level.REQUIRED, "STALE_CLAIM for every old claim once the row was released (empty owner)",
+      "that an empty stored owner never matches, even when the token generation does"),
+  T6(Level.REQUIRED, "The same worker's older claim is STALE_CLAIM after it re-claims the entry",
+      "that the fence compares the token, not only the owner"),
+  T7(Level.REQUIRED, "CONCURRENCY_LOST with the refreshed winner when another claim landed between"
+      + " evaluation and write",
+      "that the write is a compare-and-set on the revision read at evaluation, and a lost one"
+          + " re-reads the row; requires the store to call FixtureContext.writeHook()"),
+  T8(Level.REQUIRED, "CONCURRENCY_LOST (not TERMINAL, never APPLIED) when a terminal write landed"
+      + " between evaluation and write",
+      "that a lost compare-and-set is classified from the re-read row as CONCURRENCY_LOST even when"
+          + " the winner is terminal"),
+  T9(Level.REQUIRED, "MISSING with the caller's snapshot when the row was deleted between evaluation"
+      + " and write",
+      "that a lost compare-and-set whose re-read finds no row reports MISSING"),
+  T10(Level.REQUIRED, "A terminal entry never changes again: every transition is TERMINAL and no"
+      + " claim hands it out",
+      "that terminal rows have no due time and the fence checks terminal status first"),
+
+  K1(Level.REQUIRED, "Compatibility methods return exactly try…(…).entry() for every outcome and"
+      + " never throw for a non-applied outcome",
+      "that markClaim…/saveClaim delegate to the try… path (OutboxClaimOutcomeStore's defaults)"),
+
+  B1(Level.REQUIRED, "claimDue rejects a null worker and a non-positive batch size or lease,"
+      + " naming the argument, writing nothing",
+      "that StoreArguments.checkClaimDue runs before any I/O"),
+  B2(Level.REQUIRED, "Transitions reject a null claim or request, naming the argument, writing nothing",
+      "that StoreArguments.checkTransition runs before any I/O"),
+  B3(Level.REQUIRED, "append rejects a null message, and appendAll a batch with a null element,"
+      + " writing none of the batch",
+      "that the whole batch is validated before the first write"),
+  B4(Level.REQUIRED, "A claim whose snapshot belongs to another entry, or is not held under it,"
+      + " cannot be built",
+      "the Claim record's validation (domain)"),
+  B5(Level.REQUIRED, "An undecodable row raises UndecodableEntryException naming the entry from find,"
+      + " claimDue and transitions; it is never skipped or treated as missing",
+      "the adapter's row decoding: catch decoding errors and name the entry"),
+  B6(Level.OPTIONAL, "With the backend down, bad input is still rejected first (no I/O), and real calls"
+      + " fail with OutboxStoreException",
+      "argument checks before connecting, and translation of driver exceptions"),
+
+  H1(Level.REQUIRED, "A randomized concurrent run (8 workers, 1,000 entries, leases expiring mid-work,"
+      + " deletions) keeps a consistent history: one APPLIED terminal write per terminal entry, no two"
+      + " live claims, no write counted twice, nothing lost; atomic stores never report"
+      + " CONCURRENCY_LOST",
+      "the claim query's locking and the transition compare-and-set under real concurrency");
+
+  private final Level level;
+  private final String title;
+  private final String hint;
+
+  Rule(Level level, String title, String hint) {
+    this.level = level;
+    this.title = title;
+    this.hint = hint;
+  }
+
+  /** @return whether every store must pass the rule, or only stores with a capability */
+  public Level level() {
+    return level;
+  }
+
+  /** @return what the rule demands, in one sentence */
+  public String title() {
+    return title;
+  }
+
+  /** @return where to look when the rule fails */
+  public String hint() {
+    return hint;
+  }
+
+  /** @return the rule as a test's display name, for example {@code T4 [required] STALE_CLAIM …} */
+  public String displayName() {
+    return name() + " [" + level.name().toLowerCase(Locale.ROOT) + "] " + title;
+  }
+
+  /**
+   * A failure message for this rule.
+   *
+   * @param detail what was observed
+   * @return a message naming the rule, the observation and the hint
+   */
+  public String violation(String detail) {
+    return "Rule " + name() + " violated (" + title + "): " + detail
+        + System.lineSeparator() + "  If this fails, check " + hint + ".";
+  }
+
+  /** Whether a rule binds every store. */
+  public enum Level {
+    /** Every store must pass it. */
+    REQUIRED,
+    /** Only stores with the capability the rule names; others report it skipped with a reason. */
+    OPTIONAL
+  }
+}

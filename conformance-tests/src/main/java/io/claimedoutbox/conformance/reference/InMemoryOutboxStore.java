@@ -1,0 +1,250 @@
+package io.claimedoutbox.conformance.reference;
+
+import io.claimedoutbox.domain.Arguments;
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimFence;
+import io.claimedoutbox.domain.ClaimTransitionResult;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.domain.TransitionRequest;
+import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.StoreArguments;
+import io.claimedoutbox.port.StoreCapability;
+import io.claimedoutbox.port.TransitionWriteHook;
+import io.claimedoutbox.port.UndecodableEntryException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The reference store: the contract implemented as plainly as possible over a map, to prove the
+ * conformance suite itself (it must pass every rule) and to serve as an executable specification.
+ *
+ * <p>A transition reads the row under the lock, decides with {@link ClaimFence}, releases the
+ * lock, calls the {@link TransitionWriteHook}, then writes under the lock only if the revision is
+ * still the one it evaluated — a compare-and-set, exactly like the database adapters. Claims run
+ * entirely under the lock.
+ *
+ * <p>The protected methods are the decision points the suite's self-tests override to plant bugs;
+ * they are not an extension API. Thread-safe. Not durable: for tests only.
+ */
+public class InMemoryOutboxStore implements OutboxClaimOutcomeStore {
+
+  private final Clock clock;
+  private final TransitionWriteHook writeHook;
+  private final Map<EntryId, StoredRow> rows = new HashMap<>();
+
+  /** A row: an entry, or damage that makes it undecodable. */
+  private record StoredRow(OutboxEntry entry, String damage) {}
+
+  /**
+   * @param clock where the store reads time
+   * @param writeHook called between evaluation and write of every transition
+   */
+  public InMemoryOutboxStore(Clock clock, TransitionWriteHook writeHook) {
+    this.clock = Arguments.requireNonNull(clock, "clock");
+    this.writeHook = Arguments.requireNonNull(writeHook, "writeHook");
+  }
+
+  @Override
+  public Set<StoreCapability> capabilities() {
+    return Set.of();
+  }
+
+  @Override
+  public OutboxEntry append(OutboxMessage message) {
+    Arguments.requireNonNull(message, "message");
+    return appendAll(List.of(message)).get(0);
+  }
+
+  @Override
+  public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
+    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
+    Instant now = clock.instant();
+    List<OutboxEntry> appended = new ArrayList<>();
+    for (OutboxMessage message : batch) {
+      appended.add(OutboxEntry.appended(EntryId.generate(), message, now, WriteStamp.fresh()));
+    }
+    synchronized (rows) {
+      appended.forEach(entry -> rows.put(entry.id(), new StoredRow(entry, null)));
+    }
+    return appended;
+  }
+
+  @Override
+  public Optional<OutboxEntry> find(EntryId id) {
+    Arguments.requireNonNull(id, "id");
+    synchronized (rows) {
+      return decode(id, rows.get(id));
+    }
+  }
+
+  @Override
+  public boolean delete(EntryId id) {
+    Arguments.requireNonNull(id, "id");
+    synchronized (rows) {
+      return rows.remove(id) != null;
+    }
+  }
+
+  @Override
+  public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
+    StoreArguments.checkClaimDue(worker, maxEntries, lease);
+    Instant now = clock.instant();
+    synchronized (rows) {
+      List<OutboxEntry> all = new ArrayList<>();
+      rows.forEach((id, row) -> decode(id, row).ifPresent(all::add));
+      List<Claim> claims = new ArrayList<>();
+      for (OutboxEntry due : selectDue(all, now, maxEntries)) {
+        OutboxEntry claimed = claim(due, worker, now, lease);
+        rows.put(claimed.id(), new StoredRow(claimed, null));
+        claims.add(Claim.of(claimed));
+      }
+      return claims;
+    }
+  }
+
+  @Override
+  public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
+    StoreArguments.checkTransition(claim, request);
+    Optional<OutboxEntry> evaluated = find(claim.entryId());
+    Optional<ClaimTransitionResult> decided = decideBeforeWrite(claim, evaluated);
+    if (decided.isPresent()) {
+      return decided.get();
+    }
+    writeHook.beforeWrite(claim, request.kind());
+    OutboxEntry next = written(evaluated.get(), claim, request, clock.instant(), WriteStamp.fresh());
+    synchronized (rows) {
+      StoredRow current = rows.get(claim.entryId());
+      if (current != null && current.damage() == null
+          && current.entry().revision() == evaluated.get().revision()) {
+        rows.put(next.id(), new StoredRow(next, null));
+        return ClaimTransitionResult.applied(next);
+      }
+    }
+    return afterLostWrite(claim, find(claim.entryId()));
+  }
+
+  /**
+   * Damages a row so it can no longer be decoded, as the fixture's {@code corrupt} asks.
+   *
+   * @param id the row
+   * @param damage what is wrong with it
+   */
+  public void corrupt(EntryId id, String damage) {
+    synchronized (rows) {
+      StoredRow row = rows.get(id);
+      if (row != null) {
+        rows.put(id, new StoredRow(row.entry(), damage));
+      }
+    }
+  }
+
+  /**
+   * The rows as a backend would show them, including damaged ones, for the fixture's raw reads.
+   *
+   * @return a copy of every stored entry (damaged ones as they were before the damage)
+   */
+  public Map<EntryId, OutboxEntry> rawRows() {
+    synchronized (rows) {
+      Map<EntryId, OutboxEntry> copy = new HashMap<>();
+      rows.forEach((id, row) -> copy.put(id, row.entry()));
+      return copy;
+    }
+  }
+
+  /** Deletes every row. */
+  public void clear() {
+    synchronized (rows) {
+      rows.clear();
+    }
+  }
+
+  private static Optional<OutboxEntry> decode(EntryId id, StoredRow row) {
+    if (row == null) {
+      return Optional.empty();
+    }
+    if (row.damage() != null) {
+      throw new UndecodableEntryException(id, row.damage(), null);
+    }
+    return Optional.of(row.entry());
+  }
+
+  /**
+   * Rules 1–3 of the contract.
+   *
+   * @param claim the caller's claim
+   * @param durable the row as read
+   * @return the decided outcome, or empty when the write may be attempted
+   */
+  protected Optional<ClaimTransitionResult> decideBeforeWrite(Claim claim, Optional<OutboxEntry> durable) {
+    return ClaimFence.decideBeforeWrite(claim, durable);
+  }
+
+  /**
+   * Rule 5 of the contract.
+   *
+   * @param claim the caller's claim
+   * @param refreshed the row read again after the lost write
+   * @return the outcome
+   */
+  protected ClaimTransitionResult afterLostWrite(Claim claim, Optional<OutboxEntry> refreshed) {
+    return ClaimFence.afterLostWrite(claim, refreshed);
+  }
+
+  /**
+   * The entry a transition writes.
+   *
+   * @param evaluated the row the fence accepted
+   * @param claim the caller's claim
+   * @param request the transition
+   * @param now the write time
+   * @param stamp the write's stamp
+   * @return the entry to store
+   */
+  protected OutboxEntry written(
+      OutboxEntry evaluated, Claim claim, TransitionRequest request, Instant now, WriteStamp stamp) {
+    return request.applyTo(evaluated, now, stamp);
+  }
+
+  /**
+   * The due entries a claim takes: due at {@code now}, oldest due first, at most {@code max}.
+   *
+   * @param all every stored entry
+   * @param now the claim time
+   * @param max the batch bound
+   * @return the entries to claim
+   */
+  protected List<OutboxEntry> selectDue(Collection<OutboxEntry> all, Instant now, int max) {
+    return all.stream()
+        .filter(entry -> entry.isDue(now))
+        .sorted(Comparator.comparing((OutboxEntry entry) -> entry.dueAt().orElseThrow())
+            .thenComparing(OutboxEntry::id))
+        .limit(max)
+        .toList();
+  }
+
+  /**
+   * The entry as claimed.
+   *
+   * @param due the due entry
+   * @param worker who claims
+   * @param now the claim time
+   * @param lease the lease length
+   * @return the claimed entry
+   */
+  protected OutboxEntry claim(OutboxEntry due, WorkerId worker, Instant now, Duration lease) {
+    return due.claimedBy(worker, now, lease, WriteStamp.fresh());
+  }
+}

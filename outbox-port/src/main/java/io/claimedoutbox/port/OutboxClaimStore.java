@@ -1,0 +1,75 @@
+package io.claimedoutbox.port;
+
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.DeadLetter;
+import io.claimedoutbox.domain.DeliveryReceipt;
+import io.claimedoutbox.domain.LeaseRenewal;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.RetryableFailure;
+import io.claimedoutbox.domain.WorkerId;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * An {@link OutboxStore} that workers drain by claiming entries and finishing them.
+ *
+ * <p>The four transition methods here are the compatibility contract: they return the durable
+ * entry observed after the call, <em>not</em> whether this call wrote it. A returned
+ * {@code DELIVERED} entry may be another worker's write. Code that must attribute a transition to
+ * itself uses {@link OutboxClaimOutcomeStore} and requires
+ * {@link io.claimedoutbox.domain.ClaimTransitionResult#isApplied()}. None of these methods throws
+ * for a transition that was not applied.
+ */
+public interface OutboxClaimStore extends OutboxStore {
+
+  /**
+   * Claims up to {@code maxEntries} due entries for {@code worker}: {@code PENDING} entries whose
+   * available time has come, {@code FAILED} entries whose retry time has come, and {@code CLAIMED}
+   * entries whose lease has expired; oldest due time first. Each claimed entry gets a new token
+   * whose generation is one larger than any before it, one more attempt, and a lease of
+   * {@code lease} from now. No two live claims for one entry ever exist, however many workers
+   * race; rows other workers are claiming at the same moment are skipped, never waited for.
+   *
+   * @param worker who claims
+   * @param maxEntries the most entries to claim; positive
+   * @param lease how long others must wait before taking an entry over; positive
+   * @return the claims, oldest due first; empty when nothing is due
+   */
+  List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease);
+
+  /**
+   * Marks the claimed entry delivered.
+   *
+   * @param claim the caller's claim
+   * @param receipt what the downstream system returned
+   * @return the durable entry after the call, or the claim's snapshot when the row is gone
+   */
+  OutboxEntry markClaimDelivered(Claim claim, DeliveryReceipt receipt);
+
+  /**
+   * Records a failed attempt: releases the claim and makes the entry due again at the retry time.
+   *
+   * @param claim the caller's claim
+   * @param failure the retry time and error
+   * @return the durable entry after the call, or the claim's snapshot when the row is gone
+   */
+  OutboxEntry markClaimFailed(Claim claim, RetryableFailure failure);
+
+  /**
+   * Gives the claimed entry up.
+   *
+   * @param claim the caller's claim
+   * @param deadLetter why
+   * @return the durable entry after the call, or the claim's snapshot when the row is gone
+   */
+  OutboxEntry markClaimDeadLettered(Claim claim, DeadLetter deadLetter);
+
+  /**
+   * Renews the claim's lease and records progress, keeping the same token.
+   *
+   * @param claim the caller's claim
+   * @param renewal the new lease length and progress
+   * @return the durable entry after the call, or the claim's snapshot when the row is gone
+   */
+  OutboxEntry saveClaim(Claim claim, LeaseRenewal renewal);
+}

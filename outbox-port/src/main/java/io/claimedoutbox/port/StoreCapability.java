@@ -1,0 +1,16 @@
+package io.claimedoutbox.port;
+
+/** A property of a store's implementation that callers and the conformance suite rely on. */
+public enum StoreCapability {
+  /**
+   * The store evaluates the claim fence and writes in one atomic step (for example one Redis Lua
+   * script). It therefore never observes a lost compare-and-set and never reports
+   * {@code CONCURRENCY_LOST}; outcomes 1–4 are decided from the state inside that step.
+   */
+  ATOMIC_EVALUATION,
+  /**
+   * Appends can join a transaction the caller already holds, so an entry is written exactly when
+   * the caller's business change commits.
+   */
+  TRANSACTIONAL_APPEND
+}

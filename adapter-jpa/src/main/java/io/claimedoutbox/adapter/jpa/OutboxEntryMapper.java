@@ -1,0 +1,92 @@
+package io.claimedoutbox.adapter.jpa;
+
+import io.claimedoutbox.domain.ClaimToken;
+import io.claimedoutbox.domain.CurrentClaim;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.EntryStatus;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.UndecodableEntryException;
+import java.time.DateTimeException;
+import java.util.UUID;
+
+/** Maps rows to domain entries and back; a row that does not decode is reported by its id. */
+final class OutboxEntryMapper {
+
+  private OutboxEntryMapper() {}
+
+  static OutboxEntry toEntry(OutboxEntryRecord row) {
+    try {
+      return OutboxEntry.builder()
+          .id(EntryId.of(row.id))
+          .topic(row.topic)
+          .orderingKey(row.orderingKey)
+          .payload(row.payload)
+          .headers(HeaderCodec.decode(required(row.headers, "headers")))
+          .status(EntryStatus.valueOf(required(row.status, "status")))
+          .attempts(row.attempts)
+          .createdAt(row.createdAt)
+          .updatedAt(row.updatedAt)
+          .availableAt(row.availableAt)
+          .claimGeneration(row.claimGeneration)
+          .currentClaim(currentClaim(row))
+          .lastError(row.lastError)
+          .progress(row.progress)
+          .deliveryReceipt(row.deliveryReceipt)
+          .revision(row.revision)
+          .lastWriteStamp(row.writeStamp == null ? null : WriteStamp.parse(row.writeStamp))
+          .build();
+    } catch (IllegalArgumentException | NullPointerException | DateTimeException problem) {
+      throw new UndecodableEntryException(EntryId.of(row.id), problem.getMessage(), problem);
+    }
+  }
+
+  private static CurrentClaim currentClaim(OutboxEntryRecord row) {
+    if (row.owner == null && row.tokenNonce == null) {
+      return null;
+    }
+    return new CurrentClaim(WorkerId.of(required(row.owner, "owner")),
+        new ClaimToken(UUID.fromString(required(row.tokenNonce, "token_nonce")), row.claimGeneration),
+        row.claimedAt, row.leaseUntil);
+  }
+
+  private static <T> T required(T value, String column) {
+    if (value == null) {
+      throw new IllegalArgumentException("column " + column + " is null");
+    }
+    return value;
+  }
+
+  static OutboxEntryRecord newRecord(OutboxEntry entry) {
+    OutboxEntryRecord row = new OutboxEntryRecord();
+    row.id = entry.id().value();
+    row.revision = entry.revision();
+    copyInto(entry, row);
+    return row;
+  }
+
+  /** Copies every field but id and revision: Hibernate owns the {@code @Version} column. */
+  static void copyInto(OutboxEntry entry, OutboxEntryRecord row) {
+    row.topic = entry.topic();
+    row.orderingKey = entry.orderingKey().orElse(null);
+    row.payload = entry.payload();
+    row.headers = HeaderCodec.encode(entry.headers());
+    row.status = entry.status().name();
+    row.attempts = entry.attempts();
+    row.createdAt = entry.createdAt();
+    row.updatedAt = entry.updatedAt();
+    row.availableAt = entry.availableAt();
+    row.dueAt = entry.dueAt().orElse(null);
+    row.claimGeneration = entry.claimGeneration();
+    CurrentClaim claim = entry.currentClaim().orElse(null);
+    row.owner = claim == null ? null : claim.owner().value();
+    row.tokenNonce = claim == null ? null : claim.token().nonce().toString();
+    row.claimedAt = claim == null ? null : claim.claimedAt();
+    row.leaseUntil = claim == null ? null : claim.leaseUntil();
+    row.lastError = entry.lastError().orElse(null);
+    row.progress = entry.progress().orElse(null);
+    row.deliveryReceipt = entry.deliveryReceipt().orElse(null);
+    row.writeStamp = entry.lastWriteStamp().map(WriteStamp::toString).orElse(null);
+  }
+}

@@ -1,0 +1,88 @@
+package io.claimedoutbox.adapter.jpa;
+
+import io.claimedoutbox.domain.Arguments;
+import io.claimedoutbox.port.OutboxStoreException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import javax.sql.DataSource;
+
+/**
+ * The versioned DDL of the {@code outbox_entry} table, shipped in the jar as
+ * {@code io/claimedoutbox/adapter/jpa/schema/<database>/V<n>__<what>.sql} so that Flyway, Liquibase
+ * or a DBA can run the same files. {@link #create} runs them directly, for tests and simple setups.
+ */
+public final class OutboxSchema {
+
+  /** The classpath folder holding one sub-folder of migrations per database. */
+  public static final String RESOURCE_ROOT = "io/claimedoutbox/adapter/jpa/schema";
+
+  private static final List<String> MIGRATIONS = List.of("V1__create_outbox_entry.sql");
+
+  private OutboxSchema() {}
+
+  /**
+   * @param database the database
+   * @return the classpath resources of its migrations, oldest first
+   */
+  public static List<String> migrationResources(OutboxDatabase database) {
+    Arguments.requireNonNull(database, "database");
+    return MIGRATIONS.stream().map(name -> RESOURCE_ROOT + "/" + database.folder() + "/" + name).toList();
+  }
+
+  /**
+   * @param database the database
+   * @return every SQL statement of its migrations, in order, without comments
+   */
+  public static List<String> statements(OutboxDatabase database) {
+    List<String> statements = new ArrayList<>();
+    for (String resource : migrationResources(database)) {
+      String sql = read(resource).lines()
+          .filter(line -> !line.strip().startsWith("--"))
+          .reduce("", (all, line) -> all + line + "\n");
+      Arrays.stream(sql.split(";"))
+          .map(String::strip)
+          .filter(statement -> !statement.isEmpty())
+          .forEach(statements::add);
+    }
+    return statements;
+  }
+
+  /**
+   * Creates the table and its index by running every migration.
+   *
+   * @param dataSource where to create it
+   * @param database which dialect of DDL to run
+   * @throws OutboxStoreException if a statement fails (for example, the table exists)
+   */
+  public static void create(DataSource dataSource, OutboxDatabase database) {
+    Arguments.requireNonNull(dataSource, "dataSource");
+    List<String> statements = statements(database);
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement()) {
+      for (String sql : statements) {
+        statement.execute(sql);
+      }
+    } catch (SQLException failure) {
+      throw new OutboxStoreException("cannot create the outbox schema on " + database, failure);
+    }
+  }
+
+  private static String read(String resource) {
+    try (InputStream in = OutboxSchema.class.getClassLoader().getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("missing schema resource " + resource);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException failure) {
+      throw new UncheckedIOException(failure);
+    }
+  }
+}

@@ -1,0 +1,14 @@
+package io.claimedoutbox.adapter.jpa;
+
+import io.claimedoutbox.conformance.OutboxStoreConformanceSuite;
+import io.claimedoutbox.conformance.OutboxStoreFixture;
+import org.junit.jupiter.api.DisplayName;
+
+@DisplayName("Conformance suite: JPA adapter on PostgreSql")
+class PostgreSqlConformanceTest extends OutboxStoreConformanceSuite {
+
+  @Override
+  protected OutboxStoreFixture fixture() {
+    return JpaFixtures.of(TestDatabase.POSTGRESQL);
+  }
+}

@@ -1,0 +1,55 @@
+package io.claimedoutbox.adapter.jpa;
+
+import java.util.Optional;
+
+/**
+ * The databases the adapter's tests run on, and where each is found: an explicit URL (environment
+ * variable or system property) first, then the service on its usual loopback port. H2 runs
+ * in-process.
+ */
+enum TestDatabase {
+  POSTGRESQL("PostgreSQL", OutboxDatabase.POSTGRESQL, "OUTBOX_POSTGRESQL_URL",
+      "jdbc:postgresql://127.0.0.1:5432/outbox_test?user=postgres",
+      "jdbc:postgresql://127.0.0.1:1/unreachable?user=postgres&connectTimeout=1",
+      "org.hibernate.dialect.PostgreSQLDialect"),
+  MARIADB("MariaDB", OutboxDatabase.MARIADB, "OUTBOX_MARIADB_URL",
+      "jdbc:mariadb://127.0.0.1:3306/outbox_test?user=root",
+      "jdbc:mariadb://127.0.0.1:1/unreachable?user=root&connectTimeout=1000",
+      "org.hibernate.dialect.MariaDBDialect"),
+  H2("H2", OutboxDatabase.H2, "OUTBOX_H2_URL",
+      "jdbc:h2:mem:outbox_conformance;DB_CLOSE_DELAY=-1",
+      null,
+      "org.hibernate.dialect.H2Dialect");
+
+  final String displayName;
+  final OutboxDatabase schema;
+  final String urlVariable;
+  final String defaultUrl;
+  final String unreachableUrl;
+  final String dialect;
+
+  TestDatabase(String displayName, OutboxDatabase schema, String urlVariable, String defaultUrl,
+      String unreachableUrl, String dialect) {
+    this.displayName = displayName;
+    this.schema = schema;
+    this.urlVariable = urlVariable;
+    this.defaultUrl = defaultUrl;
+    this.unreachableUrl = unreachableUrl;
+    this.dialect = dialect;
+  }
+
+  /** The explicit setting if there is one, else the usual loopback service. */
+  String url() {
+    String property = urlVariable.toLowerCase(java.util.Locale.ROOT).replace('_', '.');
+    return Optional.ofNullable(System.getProperty(property))
+        .or(() -> Optional.ofNullable(System.getenv(urlVariable)))
+        .orElse(defaultUrl);
+  }
+
+  String howToProvide(String url) {
+    return displayName + " is required for these tests but is not reachable at " + url + ". Start it"
+        + " (`bash .ci/run` starts PostgreSQL and MariaDB and creates the outbox_test databases), or"
+        + " point the tests at another server with the environment variable " + urlVariable
+        + "=<jdbc url> (or -D" + urlVariable.toLowerCase(java.util.Locale.ROOT).replace('_', '.') + ").";
+  }
+}

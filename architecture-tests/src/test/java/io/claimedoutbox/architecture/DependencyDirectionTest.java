@@ -1,0 +1,76 @@
+package io.claimedoutbox.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/** The hexagon's dependency direction: adapters → port → domain, never back, never sideways. */
+@DisplayName("Dependencies point inward only")
+class DependencyDirectionTest {
+
+  private static final JavaClasses PRODUCTION = new ClassFileImporter()
+      .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+      .importPackages("io.claimedoutbox");
+
+  @Test
+  @DisplayName("the classes of every module were imported (the rules below are not vacuous)")
+  void everyModuleIsImported() {
+    for (String pkg : new String[] {"io.claimedoutbox.domain", "io.claimedoutbox.port",
+        "io.claimedoutbox.conformance", "io.claimedoutbox.adapter.jpa"}) {
+      assertThat(PRODUCTION.stream().anyMatch(type -> type.getPackageName().startsWith(pkg)))
+          .as("classes imported from %s", pkg)
+          .isTrue();
+    }
+  }
+
+  @Test
+  @DisplayName("the domain depends on nothing but the JDK")
+  void domainDependsOnlyOnTheJdk() {
+    classes().that().resideInAPackage("io.claimedoutbox.domain..")
+        .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.claimedoutbox.domain..")
+        .check(PRODUCTION);
+  }
+
+  @Test
+  @DisplayName("the port depends only on the domain and the JDK")
+  void portDependsOnlyOnTheDomain() {
+    classes().that().resideInAPackage("io.claimedoutbox.port..")
+        .should().onlyDependOnClassesThat()
+        .resideInAnyPackage("java..", "io.claimedoutbox.domain..", "io.claimedoutbox.port..")
+        .check(PRODUCTION);
+  }
+
+  @Test
+  @DisplayName("adapters never depend on each other")
+  void adaptersAreIndependent() {
+    slices().matching("io.claimedoutbox.adapter.(*)..")
+        .should().notDependOnEachOther()
+        .allowEmptyShould(false)
+        .check(PRODUCTION);
+  }
+
+  @Test
+  @DisplayName("nothing but tests and the command-line program depends on an adapter")
+  void nothingDependsOnAdapters() {
+    noClasses().that().resideInAnyPackage(
+            "io.claimedoutbox.domain..", "io.claimedoutbox.port..", "io.claimedoutbox.conformance..")
+        .should().dependOnClassesThat().resideInAPackage("io.claimedoutbox.adapter..")
+        .check(PRODUCTION);
+  }
+
+  @Test
+  @DisplayName("the conformance suite is written against the ports only")
+  void conformanceSeesOnlyPortsDomainAndJunit() {
+    classes().that().resideInAPackage("io.claimedoutbox.conformance..")
+        .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.claimedoutbox.domain..",
+            "io.claimedoutbox.port..", "io.claimedoutbox.conformance..", "org.junit..", "org.opentest4j..")
+        .check(PRODUCTION);
+  }
+}

@@ -4,7 +4,7 @@ import io.claimedoutbox.conformance.OutboxStoreConformanceSuite;
 import io.claimedoutbox.conformance.OutboxStoreFixture;
 import org.junit.jupiter.api.DisplayName;
 
-@DisplayName("Conformance suite: JPA adapter on MariaDb")
+@DisplayName("Conformance suite: JPA adapter on MariaDB")
 class MariaDbConformanceTest extends OutboxStoreConformanceSuite {
 
   @Override

@@ -4,7 +4,7 @@ import io.claimedoutbox.conformance.OutboxStoreConformanceSuite;
 import io.claimedoutbox.conformance.OutboxStoreFixture;
 import org.junit.jupiter.api.DisplayName;
 
-@DisplayName("Conformance suite: JPA adapter on PostgreSql")
+@DisplayName("Conformance suite: JPA adapter on PostgreSQL")
 class PostgreSqlConformanceTest extends OutboxStoreConformanceSuite {
 
   @Override

@@ -1,0 +1,353 @@
+package io.claimedoutbox.adapter.mongodb;
+
+import static com.mongodb.client.model.Filters.and;
+import static com.mongodb.client.model.Filters.eq;
+import static com.mongodb.client.model.Filters.exists;
+import static com.mongodb.client.model.Filters.lte;
+
+import com.mongodb.MongoException;
+import com.mongodb.ReadPreference;
+import com.mongodb.WriteConcern;
+import com.mongodb.client.ClientSession;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.MongoCollection;
+import com.mongodb.client.model.FindOneAndUpdateOptions;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import com.mongodb.client.model.ReturnDocument;
+import com.mongodb.client.model.Sorts;
+import io.claimedoutbox.domain.Arguments;
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimFence;
+import io.claimedoutbox.domain.ClaimTransitionResult;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.EntryStatus;
+import io.claimedoutbox.domain.Instants;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.domain.TransitionRequest;
+import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.OutboxStoreException;
+import io.claimedoutbox.port.StoreArguments;
+import io.claimedoutbox.port.StoreCapability;
+import io.claimedoutbox.port.TransitionWriteHook;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.bson.Document;
+import org.bson.conversions.Bson;
+
+/**
+ * The outbox on MongoDB: one collection, one document per entry, {@code findOneAndUpdate} as the
+ * compare-and-set. One object implementing all three store contracts; thread-safe.
+ *
+ * <p><b>Transitions</b>: read the document (1 round trip; {@code MISSING}, {@code TERMINAL} and
+ * {@code STALE_CLAIM} are decided here and nothing is written), then one {@code findOneAndUpdate}
+ * whose filter requires the id, the claim's owner and token, status {@code CLAIMED} and the
+ * revision read (2nd round trip; a match is {@code APPLIED} with the document as written). No
+ * match means another writer won: the document is read again (3rd round trip) and the result is
+ * {@code MISSING} or {@code CONCURRENCY_LOST}.
+ *
+ * <p><b>Claims</b>: one {@code findOneAndUpdate} per claimed entry, filtered on {@code dueAt <=
+ * now} and sorted by {@code (dueAt, _id)}: the update moves {@code dueAt} to the lease end, so the
+ * same document cannot match a second worker's update, and {@code $inc} raises the generation,
+ * the attempts and the revision in the same atomic step. A batch of N costs N round trips and
+ * stops early when nothing more is due.
+ *
+ * <p><b>Documents</b> hold the fields of {@link EntryDocuments}; terminal documents have no
+ * {@code dueAt}, so the partial due index ({@link #createIndexes()}) holds only claimable entries
+ * and does not grow with the delivered history.
+ *
+ * <p>Every read that decides an outcome goes to the primary; writes use the configured write
+ * concern (majority by default).
+ */
+public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
+
+  /** The name of the due index {@link #createIndexes()} creates. */
+  public static final String DUE_INDEX = "outbox_due";
+
+  private final MongoCollection<Document> collection;
+  private final Clock clock;
+  private final TransitionWriteHook writeHook;
+  private final AutoCloseable ownedClient;
+
+  private MongoOutboxStore(Builder builder, MongoClient client, AutoCloseable ownedClient) {
+    this.collection = client.getDatabase(builder.databaseName)
+        .getCollection(builder.collectionName)
+        .withWriteConcern(builder.writeConcern)
+        .withReadPreference(ReadPreference.primary());
+    this.clock = builder.clock;
+    this.writeHook = builder.writeHook;
+    this.ownedClient = ownedClient;
+  }
+
+  /**
+   * Starts building a store over an existing client, which the store never closes.
+   *
+   * @param client the client
+   * @return a builder: database {@code outbox}, collection {@code outbox_entries}, write concern
+   *     majority, the system UTC clock
+   */
+  public static Builder builder(MongoClient client) {
+    return new Builder(Arguments.requireNonNull(client, "client"), null);
+  }
+
+  /**
+   * Starts building a store that opens (and, when closed, closes) its own client.
+   *
+   * @param connectionString a {@code mongodb://} or {@code mongodb+srv://} connection string
+   * @return a builder as for {@link #builder(MongoClient)}
+   */
+  public static Builder builder(String connectionString) {
+    Arguments.requireText(connectionString, "connectionString", 4096);
+    if (!connectionString.startsWith("mongodb://") && !connectionString.startsWith("mongodb+srv://")) {
+      throw new IllegalArgumentException("connectionString must start with mongodb:// or mongodb+srv://");
+    }
+    return new Builder(null, connectionString);
+  }
+
+  /**
+   * Creates the due index if it does not exist: {@code (dueAt, _id)}, partial on documents that
+   * have a {@code dueAt}, i.e. claimable ones. Call it once at deployment, not on every start.
+   */
+  public void createIndexes() {
+    run("create indexes", () -> collection.createIndex(
+        Indexes.ascending(EntryDocuments.DUE_AT, EntryDocuments.ID),
+        new IndexOptions().name(DUE_INDEX).partialFilterExpression(exists(EntryDocuments.DUE_AT))));
+  }
+
+  @Override
+  public Set<StoreCapability> capabilities() {
+    return Set.of(StoreCapability.TRANSACTIONAL_APPEND);
+  }
+
+  @Override
+  public OutboxEntry append(OutboxMessage message) {
+    Arguments.requireNonNull(message, "message");
+    return appendAll(List.of(message)).get(0);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One {@code insertMany}. MongoDB writes a batch atomically only inside a transaction: pass a
+   * session with {@link #appendAll(ClientSession, List)} when a half-written batch after a lost
+   * connection is not acceptable.
+   */
+  @Override
+  public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
+    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
+    List<OutboxEntry> entries = newEntries(batch);
+    if (!entries.isEmpty()) {
+      run("append", () -> collection.insertMany(entries.stream().map(EntryDocuments::toDocument).toList()));
+    }
+    return entries;
+  }
+
+  /**
+   * Appends within the caller's session, joining its transaction when one is active: the entries
+   * are written exactly when the caller's transaction commits.
+   *
+   * @param session the caller's session
+   * @param messages what to append
+   * @return the entries as they will be stored
+   */
+  public List<OutboxEntry> appendAll(ClientSession session, List<OutboxMessage> messages) {
+    Arguments.requireNonNull(session, "session");
+    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
+    List<OutboxEntry> entries = newEntries(batch);
+    if (!entries.isEmpty()) {
+      run("append", () -> collection.insertMany(session,
+          entries.stream().map(EntryDocuments::toDocument).toList()));
+    }
+    return entries;
+  }
+
+  private List<OutboxEntry> newEntries(List<OutboxMessage> batch) {
+    Instant now = clock.instant();
+    List<OutboxEntry> entries = new ArrayList<>(batch.size());
+    for (OutboxMessage message : batch) {
+      entries.add(OutboxEntry.appended(EntryId.generate(), message, now, WriteStamp.fresh()));
+    }
+    return entries;
+  }
+
+  @Override
+  public Optional<OutboxEntry> find(EntryId id) {
+    Arguments.requireNonNull(id, "id");
+    return run("find " + id, () -> Optional.ofNullable(collection.find(eq(EntryDocuments.ID, id.value())).first()))
+        .map(EntryDocuments::toEntry);
+  }
+
+  @Override
+  public boolean delete(EntryId id) {
+    Arguments.requireNonNull(id, "id");
+    return run("delete " + id, () -> collection.deleteOne(eq(EntryDocuments.ID, id.value())).getDeletedCount() == 1);
+  }
+
+  @Override
+  public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
+    StoreArguments.checkClaimDue(worker, maxEntries, lease);
+    Instant now = clock.instant();
+    List<Claim> claims = new ArrayList<>();
+    for (int i = 0; i < maxEntries; i++) {
+      Document claimed = run("claim due entries for " + worker, () -> collection.findOneAndUpdate(
+          lte(EntryDocuments.DUE_AT, Date.from(now)),
+          claimUpdate(worker, now, lease),
+          new FindOneAndUpdateOptions()
+              .sort(Sorts.ascending(EntryDocuments.DUE_AT, EntryDocuments.ID))
+              .returnDocument(ReturnDocument.AFTER)));
+      if (claimed == null) {
+        break;
+      }
+      claims.add(Claim.of(EntryDocuments.toEntry(claimed)));
+    }
+    return claims;
+  }
+
+  /**
+   * The same step as {@link OutboxEntry#claimedBy}, as one atomic update: a fresh nonce, the
+   * generation, attempts and revision raised by {@code $inc}, and the lease end as the new due time.
+   */
+  private static Bson claimUpdate(WorkerId worker, Instant now, Duration lease) {
+    Date claimedAt = Date.from(Instants.stored(now));
+    Date leaseEnd = Date.from(Instants.stored(now.plus(lease)));
+    return new Document("$set", new Document(EntryDocuments.STATUS, EntryStatus.CLAIMED.name())
+            .append(EntryDocuments.OWNER, worker.value())
+            .append(EntryDocuments.TOKEN_NONCE, UUID.randomUUID().toString())
+            .append(EntryDocuments.CLAIMED_AT, claimedAt)
+            .append(EntryDocuments.LEASE_UNTIL, leaseEnd)
+            .append(EntryDocuments.DUE_AT, leaseEnd)
+            .append(EntryDocuments.UPDATED_AT, claimedAt)
+            .append(EntryDocuments.WRITE_STAMP, WriteStamp.fresh().toString()))
+        .append("$inc", new Document(EntryDocuments.CLAIM_GENERATION, 1L)
+            .append(EntryDocuments.ATTEMPTS, 1)
+            .append(EntryDocuments.REVISION, 1L));
+  }
+
+  @Override
+  public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
+    StoreArguments.checkTransition(claim, request);
+    Optional<OutboxEntry> durable = find(claim.entryId());
+    Optional<ClaimTransitionResult> decided = ClaimFence.decideBeforeWrite(claim, durable);
+    if (decided.isPresent()) {
+      return decided.get();
+    }
+    OutboxEntry evaluated = durable.get();
+    writeHook.beforeWrite(claim, request.kind());
+    OutboxEntry written = request.applyTo(evaluated, clock.instant(), WriteStamp.fresh());
+    Document stored = run(request.kind() + " of " + claim.entryId(), () -> collection.findOneAndUpdate(
+        and(eq(EntryDocuments.ID, claim.entryId().value()),
+            eq(EntryDocuments.REVISION, evaluated.revision()),
+            eq(EntryDocuments.STATUS, EntryStatus.CLAIMED.name()),
+            eq(EntryDocuments.OWNER, claim.owner().value()),
+            eq(EntryDocuments.TOKEN_NONCE, claim.token().nonce().toString())),
+        EntryDocuments.toUpdate(written),
+        new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER)));
+    if (stored == null) {
+      return ClaimFence.afterLostWrite(claim, find(claim.entryId()));
+    }
+    return ClaimTransitionResult.applied(EntryDocuments.toEntry(stored));
+  }
+
+  /** Closes the client if this store opened it; a client passed in is left open. */
+  public void close() {
+    if (ownedClient != null) {
+      try {
+        ownedClient.close();
+      } catch (Exception failure) {
+        throw new OutboxStoreException("cannot close the MongoDB client", failure);
+      }
+    }
+  }
+
+  private static <T> T run(String what, Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (MongoException failure) {
+      throw new OutboxStoreException("outbox store failed: " + what + ": " + failure.getMessage(), failure);
+    }
+  }
+
+  /** Builds a {@link MongoOutboxStore}. Not thread-safe. */
+  public static final class Builder {
+    private final MongoClient client;
+    private final String connectionString;
+    private String databaseName = "outbox";
+    private String collectionName = "outbox_entries";
+    private WriteConcern writeConcern = WriteConcern.MAJORITY;
+    private Clock clock = Clock.systemUTC();
+    private TransitionWriteHook writeHook = TransitionWriteHook.NONE;
+
+    private Builder(MongoClient client, String connectionString) {
+      this.client = client;
+      this.connectionString = connectionString;
+    }
+
+    /**
+     * @param value the database; no {@code / \ . space " $ * < > : | ?}, at most 63 characters
+     * @return this builder
+     */
+    public Builder databaseName(String value) {
+      this.databaseName = MongoNames.database(value);
+      return this;
+    }
+
+    /**
+     * @param value the collection; no {@code $}, not {@code system.*}, at most 120 characters
+     * @return this builder
+     */
+    public Builder collectionName(String value) {
+      this.collectionName = MongoNames.collection(value);
+      return this;
+    }
+
+    /**
+     * @param value the write concern of every write; majority unless you know why not
+     * @return this builder
+     */
+    public Builder writeConcern(WriteConcern value) {
+      this.writeConcern = Arguments.requireNonNull(value, "writeConcern");
+      return this;
+    }
+
+    /**
+     * @param value where the store reads time
+     * @return this builder
+     */
+    public Builder clock(Clock value) {
+      this.clock = Arguments.requireNonNull(value, "clock");
+      return this;
+    }
+
+    /**
+     * A test seam: called between evaluating a transition and writing it.
+     *
+     * @param value the hook
+     * @return this builder
+     */
+    public Builder writeHook(TransitionWriteHook value) {
+      this.writeHook = Arguments.requireNonNull(value, "writeHook");
+      return this;
+    }
+
+    /** @return the store */
+    public MongoOutboxStore build() {
+      if (client != null) {
+        return new MongoOutboxStore(this, client, null);
+      }
+      MongoClient own = run("connect", () -> MongoClients.create(connectionString));
+      return new MongoOutboxStore(this, own, own);
+    }
+  }
+}

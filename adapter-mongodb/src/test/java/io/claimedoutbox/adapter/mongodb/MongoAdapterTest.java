@@ -1,0 +1,124 @@
+package io.claimedoutbox.adapter.mongodb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.mongodb.client.ClientSession;
+import com.mongodb.client.MongoCollection;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.UndecodableEntryException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+import org.bson.Document;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@DisplayName("MongoDB adapter: configuration, documents, indexes, sessions")
+class MongoAdapterTest {
+
+  private static final Instant NOW = Instant.parse("2030-01-01T00:00:00Z");
+
+  private final MongoStoreFixture fixture = MongoStoreFixture.shared();
+  private MongoOutboxStore store;
+
+  @BeforeEach
+  void cleanStore() {
+    fixture.clean();
+    store = MongoOutboxStore.builder(fixture.client)
+        .databaseName(MongoStoreFixture.DATABASE)
+        .collectionName(MongoStoreFixture.COLLECTION)
+        .build();
+  }
+
+  @Test
+  void namesAreValidatedBeforeAnyConnection() {
+    MongoOutboxStore.Builder builder = MongoOutboxStore.builder(fixture.client);
+    assertThatThrownBy(() -> builder.databaseName("my.db")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("databaseName");
+    assertThatThrownBy(() -> builder.databaseName(" ")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("databaseName");
+    assertThatThrownBy(() -> builder.collectionName("a$b")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("collectionName");
+    assertThatThrownBy(() -> builder.collectionName("system.users")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("collectionName");
+    assertThatThrownBy(() -> MongoOutboxStore.builder("http://localhost")).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("connectionString");
+    assertThatThrownBy(() -> builder.writeConcern(null)).isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("writeConcern");
+  }
+
+  @Test
+  void createIndexesBuildsOnePartialDueIndex() {
+    store.createIndexes();
+    MongoCollection<Document> raw = fixture.client.getDatabase(MongoStoreFixture.DATABASE)
+        .getCollection(MongoStoreFixture.COLLECTION);
+    List<Document> indexes = raw.listIndexes().into(new java.util.ArrayList<>());
+    Document due = indexes.stream().filter(index -> MongoOutboxStore.DUE_INDEX.equals(index.getString("name")))
+        .findFirst().orElseThrow();
+    assertThat(due.get("key", Document.class).keySet()).containsExactly("dueAt", "_id");
+    assertThat(indexes).hasSize(2);
+    assertThat(due.get("partialFilterExpression", Document.class))
+        .isEqualTo(new Document("dueAt", new Document("$exists", true)));
+  }
+
+  @Test
+  void terminalDocumentsHaveNoDueTime() {
+    store.append(OutboxMessage.of("t", new byte[] {1}));
+    var claim = store.claimDue(WorkerId.of("w"), 1, Duration.ofSeconds(5)).get(0);
+    store.tryMarkClaimDelivered(claim, io.claimedoutbox.domain.DeliveryReceipt.none());
+    Document raw = fixture.client.getDatabase(MongoStoreFixture.DATABASE)
+        .getCollection(MongoStoreFixture.COLLECTION).find().first();
+    assertThat(raw).doesNotContainKeys("dueAt", "owner", "tokenNonce", "leaseUntil");
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"missing topic", "revision as text", "unknown status", "header without value",
+      "owner without token"})
+  void damagedDocumentsNameTheEntry(String damage) {
+    OutboxEntry entry = OutboxEntry.appended(EntryId.of("entry-9"),
+            OutboxMessage.of("t", new byte[] {1}).withHeader("a.b$c", "v"), NOW, WriteStamp.fresh())
+        .claimedBy(WorkerId.of("w"), NOW, Duration.ofSeconds(5), WriteStamp.fresh());
+    Document document = EntryDocuments.toDocument(entry);
+    assertThat(EntryDocuments.toEntry(document)).isEqualTo(entry);
+    Consumer<Document> damageIt = switch (damage) {
+      case "missing topic" -> d -> d.remove("topic");
+      case "revision as text" -> d -> d.put("revision", "7");
+      case "unknown status" -> d -> d.put("status", "SHIPPED");
+      case "header without value" -> d -> d.put("headers", List.of(new Document("name", "x")));
+      default -> d -> d.remove("tokenNonce");
+    };
+    damageIt.accept(document);
+
+    assertThatThrownBy(() -> EntryDocuments.toEntry(document))
+        .isInstanceOfSatisfying(UndecodableEntryException.class,
+            thrown -> assertThat(thrown.entryId()).isEqualTo(EntryId.of("entry-9")))
+        .hasMessageContaining("entry-9");
+  }
+
+  @Test
+  @DisplayName("appends join the caller's transaction (real MongoDB replica sets only)")
+  void appendsJoinTheCallersTransaction() {
+    assumeTrue(fixture.backend.supportsTransactions(fixture.client),
+        "multi-document transactions need a replica set; this run uses " + fixture.backend.kind.description);
+    try (ClientSession session = fixture.client.startSession()) {
+      session.startTransaction();
+      List<OutboxEntry> appended = store.appendAll(session, List.of(OutboxMessage.of("t", new byte[] {1})));
+      session.abortTransaction();
+      assertThat(store.find(appended.get(0).id())).isEmpty();
+      session.startTransaction();
+      List<OutboxEntry> committed = store.appendAll(session, List.of(OutboxMessage.of("t", new byte[] {2})));
+      session.commitTransaction();
+      assertThat(store.find(committed.get(0).id())).contains(committed.get(0));
+    }
+  }
+}

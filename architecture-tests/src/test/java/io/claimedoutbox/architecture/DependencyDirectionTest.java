@@ -23,7 +23,8 @@ class DependencyDirectionTest {
   @DisplayName("the classes of every module were imported (the rules below are not vacuous)")
   void everyModuleIsImported() {
     for (String pkg : new String[] {"io.claimedoutbox.domain", "io.claimedoutbox.port",
-        "io.claimedoutbox.conformance", "io.claimedoutbox.adapter.jpa"}) {
+        "io.claimedoutbox.conformance", "io.claimedoutbox.adapter.jpa", "io.claimedoutbox.adapter.mongodb",
+        "io.claimedoutbox.adapter.redis"}) {
       assertThat(PRODUCTION.stream().anyMatch(type -> type.getPackageName().startsWith(pkg)))
           .as("classes imported from %s", pkg)
           .isTrue();

@@ -254,6 +254,18 @@ public final class OutboxEntry {
   }
 
   /**
+   * A last-error, progress or receipt text as an entry stores it: cut to
+   * {@value #MAX_NOTE_LENGTH} characters. Adapters that write notes without building an entry
+   * (a Redis script, say) store exactly this.
+   *
+   * @param text the text, may be {@code null}
+   * @return the stored form, {@code null} for {@code null}
+   */
+  public static String storedNote(String text) {
+    return text == null || text.length() <= MAX_NOTE_LENGTH ? text : text.substring(0, MAX_NOTE_LENGTH);
+  }
+
+  /**
    * A builder holding this entry's fields, for adapters that map stored rows and for the state
    * machine's steps.
    *
@@ -474,8 +486,7 @@ public final class OutboxEntry {
     }
 
     private static String cut(String value) {
-      return value == null || value.length() <= MAX_NOTE_LENGTH
-          ? value : value.substring(0, MAX_NOTE_LENGTH);
+      return OutboxEntry.storedNote(value);
     }
   }
 }

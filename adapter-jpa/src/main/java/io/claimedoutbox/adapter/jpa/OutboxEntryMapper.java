@@ -7,6 +7,7 @@ import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.HeaderText;
 import io.claimedoutbox.port.UndecodableEntryException;
 import java.time.DateTimeException;
 import java.util.UUID;
@@ -23,7 +24,7 @@ final class OutboxEntryMapper {
           .topic(row.topic)
           .orderingKey(row.orderingKey)
           .payload(row.payload)
-          .headers(HeaderCodec.decode(required(row.headers, "headers")))
+          .headers(HeaderText.decode(required(row.headers, "headers")))
           .status(EntryStatus.valueOf(required(row.status, "status")))
           .attempts(row.attempts)
           .createdAt(row.createdAt)
@@ -71,7 +72,7 @@ final class OutboxEntryMapper {
     row.topic = entry.topic();
     row.orderingKey = entry.orderingKey().orElse(null);
     row.payload = entry.payload();
-    row.headers = HeaderCodec.encode(entry.headers());
+    row.headers = HeaderText.encode(entry.headers());
     row.status = entry.status().name();
     row.attempts = entry.attempts();
     row.createdAt = entry.createdAt();

@@ -1,4 +1,4 @@
-package io.claimedoutbox.adapter.jpa;
+package io.claimedoutbox.port;
 
 import java.net.URLDecoder;
 import java.net.URLEncoder;
@@ -7,14 +7,19 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Headers as one text column: {@code name=value} pairs joined by {@code &}, each part
- * URL-encoded, so any text round-trips and the column stays readable in a SQL console.
+ * Headers as one text value, for adapters that store them in a single column or hash field:
+ * {@code name=value} pairs joined by {@code &}, each part URL-encoded, so any text round-trips and
+ * the stored value stays readable in a console. The empty map is the empty string.
  */
-final class HeaderCodec {
+public final class HeaderText {
 
-  private HeaderCodec() {}
+  private HeaderText() {}
 
-  static String encode(Map<String, String> headers) {
+  /**
+   * @param headers the headers, in the order to keep
+   * @return their text form
+   */
+  public static String encode(Map<String, String> headers) {
     StringBuilder text = new StringBuilder();
     headers.forEach((name, value) -> {
       if (text.length() > 0) {
@@ -28,9 +33,11 @@ final class HeaderCodec {
   }
 
   /**
+   * @param text a text written by {@link #encode}
+   * @return the headers, in their stored order
    * @throws IllegalArgumentException when the text is not in the encoded form
    */
-  static Map<String, String> decode(String text) {
+  public static Map<String, String> decode(String text) {
     Map<String, String> headers = new LinkedHashMap<>();
     if (text.isEmpty()) {
       return headers;

@@ -1,0 +1,67 @@
+package io.claimedoutbox.adapter.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.List;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisNoScriptException;
+
+/**
+ * One Lua script from the jar, run by its SHA-1. The script is loaded into a node's cache the first
+ * time that node answers {@code NOSCRIPT} (never loaded, server restarted, {@code SCRIPT FLUSH}),
+ * then run again; routing by the first key sends both to the node that owns the keys.
+ */
+final class LuaScript {
+
+  private final String name;
+  private final byte[] source;
+  private final byte[] sha;
+
+  private LuaScript(String name, String source) {
+    this.name = name;
+    this.source = source.getBytes(StandardCharsets.UTF_8);
+    this.sha = sha1Hex(this.source).getBytes(StandardCharsets.US_ASCII);
+  }
+
+  static LuaScript load(String name) {
+    String resource = "io/claimedoutbox/adapter/redis/scripts/" + name + ".lua";
+    try (InputStream in = LuaScript.class.getClassLoader().getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("missing script resource " + resource);
+      }
+      return new LuaScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    } catch (IOException failure) {
+      throw new UncheckedIOException(failure);
+    }
+  }
+
+  String name() {
+    return name;
+  }
+
+  String sha() {
+    return new String(sha, StandardCharsets.US_ASCII);
+  }
+
+  Object run(UnifiedJedis redis, List<byte[]> keys, List<byte[]> args) {
+    try {
+      return redis.evalsha(sha, keys, args);
+    } catch (JedisNoScriptException notCached) {
+      redis.scriptLoad(source, keys.get(0));
+      return redis.evalsha(sha, keys, args);
+    }
+  }
+
+  private static String sha1Hex(byte[] bytes) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(bytes));
+    } catch (NoSuchAlgorithmException impossible) {
+      throw new IllegalStateException("every JVM has SHA-1", impossible);
+    }
+  }
+}

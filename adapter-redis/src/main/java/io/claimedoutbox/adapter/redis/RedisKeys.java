@@ -1,0 +1,96 @@
+package io.claimedoutbox.adapter.redis;
+
+import io.claimedoutbox.domain.Arguments;
+import io.claimedoutbox.domain.EntryId;
+import java.util.OptionalInt;
+import java.util.regex.Pattern;
+
+/**
+ * The key scheme. Every key of shard {@code s} carries the hash tag {@code {prefix:s}}, so one
+ * script only ever touches keys of one Redis Cluster slot, and different shards land on different
+ * slots (and, in a cluster, on different masters):
+ *
+ * <pre>
+ * {prefix:s}:e:&lt;entry id&gt;   hash      the entry's fields
+ * {prefix:s}:due            zset      PENDING and FAILED entry ids, scored by available / retry time
+ * {prefix:s}:inflight       zset      CLAIMED entry ids, scored by lease end
+ * {prefix:s}:call:&lt;stamp&gt;    set       ids a claim call took, kept 10 minutes for client retries
+ * </pre>
+ *
+ * <p>Entry ids name their shard: {@code <uuid v7>.<shard>}. The number of shards may grow later
+ * (old ids keep naming their shard) but must never shrink below a shard that still holds entries.
+ */
+final class RedisKeys {
+
+  /** Letters, digits and {@code . _ : -}: nothing that could open or close a hash tag. */
+  private static final Pattern SAFE_PREFIX = Pattern.compile("[A-Za-z0-9._:-]+");
+  static final int MAX_PREFIX_LENGTH = 64;
+  static final int MAX_SHARDS = 1024;
+
+  private final String prefix;
+  private final int shards;
+
+  RedisKeys(String prefix, int shards) {
+    this.prefix = validPrefix(prefix);
+    if (shards < 1 || shards > MAX_SHARDS) {
+      throw new IllegalArgumentException("shards must be between 1 and " + MAX_SHARDS + ", was " + shards);
+    }
+    this.shards = shards;
+  }
+
+  static String validPrefix(String prefix) {
+    Arguments.requireText(prefix, "keyPrefix", MAX_PREFIX_LENGTH);
+    if (!SAFE_PREFIX.matcher(prefix).matches()) {
+      throw new IllegalArgumentException("keyPrefix may contain only letters, digits and . _ : -"
+          + " (braces would break the hash tags), was '" + prefix + "'");
+    }
+    return prefix;
+  }
+
+  int shards() {
+    return shards;
+  }
+
+  String tag(int shard) {
+    return "{" + prefix + ":" + shard + "}";
+  }
+
+  String entryPrefix(int shard) {
+    return tag(shard) + ":e:";
+  }
+
+  String entry(int shard, EntryId id) {
+    return entryPrefix(shard) + id.value();
+  }
+
+  String due(int shard) {
+    return tag(shard) + ":due";
+  }
+
+  String inflight(int shard) {
+    return tag(shard) + ":inflight";
+  }
+
+  String claimCall(int shard, String stamp) {
+    return tag(shard) + ":call:" + stamp;
+  }
+
+  EntryId newId(String uuid, int shard) {
+    return EntryId.of(uuid + "." + shard);
+  }
+
+  /** The shard an id names, or empty for ids this store did not mint (no such entry here). */
+  OptionalInt shardOf(EntryId id) {
+    String value = id.value();
+    int dot = value.lastIndexOf('.');
+    if (dot < 0 || dot == value.length() - 1 || value.length() - dot > 5) {
+      return OptionalInt.empty();
+    }
+    String digits = value.substring(dot + 1);
+    if (!digits.chars().allMatch(Character::isDigit)) {
+      return OptionalInt.empty();
+    }
+    int shard = Integer.parseInt(digits);
+    return shard < shards ? OptionalInt.of(shard) : OptionalInt.empty();
+  }
+}

@@ -1,0 +1,457 @@
+package io.claimedoutbox.adapter.redis;
+
+import io.claimedoutbox.domain.Arguments;
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimTransitionResult;
+import io.claimedoutbox.domain.DeadLetter;
+import io.claimedoutbox.domain.DeliveryReceipt;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.Instants;
+import io.claimedoutbox.domain.LeaseRenewal;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.domain.RetryableFailure;
+import io.claimedoutbox.domain.TransitionRequest;
+import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.OutboxStoreException;
+import io.claimedoutbox.port.StoreArguments;
+import io.claimedoutbox.port.StoreCapability;
+import io.claimedoutbox.port.UndecodableEntryException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.net.ssl.SSLSocketFactory;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisDataException;
+import redis.clients.jedis.exceptions.JedisException;
+
+/**
+ * The outbox on Redis: one object implementing all three store contracts, in which every claim
+ * and every transition is one Lua script, so evaluation and write are one atomic step
+ * ({@link StoreCapability#ATOMIC_EVALUATION}: it never reports {@code CONCURRENCY_LOST}).
+ *
+ * <p><b>Round trips.</b> A transition: 1 (the script decides missing, terminal, stale or applied
+ * and answers with the entry). A claim batch: 1 with one shard; with S shards, S peeks at each
+ * shard's oldest due entries plus one claim script per shard that holds some of the oldest N.
+ * {@code find} is one {@code HGETALL}; {@code delete} one script; an append batch one script.
+ *
+ * <p><b>Redis Cluster.</b> Keys are spread over {@code shards} hash tags ({@link RedisKeys}); a
+ * script touches only its shard's keys. An append batch goes to one shard (round robin), so it
+ * stays atomic. Blind client retries (JedisCluster retries on connection errors) are harmless:
+ * a transition repeated with the same write stamp finds its stamp and answers {@code APPLIED}
+ * without writing again; a claim repeated with the same call stamp returns the same claims.
+ *
+ * <p><b>Scripts</b> are {@code .lua} resources run by SHA-1; a {@code NOSCRIPT} reply reloads the
+ * script on that node and runs it again. Scripts validate every row they would write before
+ * writing anything, and report damaged rows as {@link UndecodableEntryException}.
+ *
+ * <p>Needs Redis 6.2 or later. Thread-safe when the {@link UnifiedJedis} is (JedisPooled and
+ * JedisCluster are).
+ */
+public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoCloseable {
+
+  private static final LuaScript APPEND = LuaScript.load("append");
+  private static final LuaScript PEEK = LuaScript.load("peek");
+  private static final LuaScript CLAIM = LuaScript.load("claim");
+  private static final LuaScript TRANSITION = LuaScript.load("transition");
+  private static final LuaScript DELETE = LuaScript.load("delete");
+
+  private static final Pattern UNDECODABLE = Pattern.compile("OUTBOX_UNDECODABLE (\\S+) (.*)", Pattern.DOTALL);
+
+  private final UnifiedJedis redis;
+  private final boolean ownsClient;
+  private final RedisKeys keys;
+  private final Clock clock;
+  private final AtomicInteger nextAppendShard = new AtomicInteger();
+
+  private RedisOutboxStore(UnifiedJedis redis, boolean ownsClient, Builder builder) {
+    this.redis = redis;
+    this.ownsClient = ownsClient;
+    this.keys = new RedisKeys(builder.keyPrefix, builder.shards);
+    this.clock = builder.clock;
+  }
+
+  /**
+   * Starts building a store over an existing client ({@code JedisPooled}, {@code JedisCluster} or
+   * any {@code UnifiedJedis}), which the store never closes.
+   *
+   * @param client the client
+   * @return a builder: key prefix {@code outbox}, 1 shard, the system UTC clock
+   */
+  public static Builder builder(UnifiedJedis client) {
+    return new Builder(Arguments.requireNonNull(client, "client"), null);
+  }
+
+  /**
+   * Starts building a store that opens (and closes) its own pooled connection to a standalone
+   * Redis: {@code redis://[user:password@]host:port[/db]}, or {@code rediss://…} for TLS.
+   *
+   * @param url the server
+   * @return a builder as for {@link #builder(UnifiedJedis)}
+   */
+  public static Builder builder(URI url) {
+    Arguments.requireNonNull(url, "url");
+    if (!"redis".equals(url.getScheme()) && !"rediss".equals(url.getScheme())) {
+      throw new IllegalArgumentException("url must use redis:// or rediss://, was " + url);
+    }
+    if (url.getHost() == null) {
+      throw new IllegalArgumentException("url has no host: " + url);
+    }
+    return new Builder(null, url);
+  }
+
+  @Override
+  public Set<StoreCapability> capabilities() {
+    return Set.of(StoreCapability.ATOMIC_EVALUATION);
+  }
+
+  /** @return the number of shards (hash tags) the outbox is spread over */
+  public int shards() {
+    return keys.shards();
+  }
+
+  @Override
+  public OutboxEntry append(OutboxMessage message) {
+    Arguments.requireNonNull(message, "message");
+    return appendAll(List.of(message)).get(0);
+  }
+
+  @Override
+  public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
+    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
+    if (batch.isEmpty()) {
+      return List.of();
+    }
+    int shard = Math.floorMod(nextAppendShard.getAndIncrement(), keys.shards());
+    Instant now = clock.instant();
+    List<OutboxEntry> entries = new ArrayList<>(batch.size());
+    List<byte[]> args = new ArrayList<>();
+    args.add(bytes(keys.entryPrefix(shard)));
+    args.add(bytes(Integer.toString(batch.size())));
+    for (OutboxMessage message : batch) {
+      EntryId id = keys.newId(EntryId.generate().value(), shard);
+      OutboxEntry entry = OutboxEntry.appended(id, message, now, WriteStamp.fresh());
+      List<byte[]> fields = RedisEntryCodec.appendFields(entry);
+      args.add(bytes(id.value()));
+      args.add(bytes(RedisEntryCodec.millis(entry.dueAt().orElseThrow())));
+      args.add(bytes(Integer.toString(fields.size() / 2)));
+      args.addAll(fields);
+      entries.add(entry);
+    }
+    run("append", () -> APPEND.run(redis, List.of(bytes(keys.due(shard))), args));
+    return entries;
+  }
+
+  @Override
+  public Optional<OutboxEntry> find(EntryId id) {
+    Arguments.requireNonNull(id, "id");
+    OptionalInt shard = keys.shardOf(id);
+    if (shard.isEmpty()) {
+      return Optional.empty();
+    }
+    Map<byte[], byte[]> raw = run("find " + id, () -> redis.hgetAll(bytes(keys.entry(shard.getAsInt(), id))));
+    if (raw.isEmpty()) {
+      return Optional.empty();
+    }
+    Map<String, byte[]> hash = new HashMap<>();
+    raw.forEach((field, value) -> hash.put(new String(field, StandardCharsets.UTF_8), value));
+    return Optional.of(RedisEntryCodec.toEntry(id, hash));
+  }
+
+  @Override
+  public boolean delete(EntryId id) {
+    Arguments.requireNonNull(id, "id");
+    OptionalInt shard = keys.shardOf(id);
+    if (shard.isEmpty()) {
+      return false;
+    }
+    int s = shard.getAsInt();
+    Object deleted = run("delete " + id, () -> DELETE.run(redis,
+        List.of(bytes(keys.entry(s, id)), bytes(keys.due(s)), bytes(keys.inflight(s))),
+        List.of(bytes(id.value()))));
+    return ((Long) deleted) == 1L;
+  }
+
+  @Override
+  public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
+    StoreArguments.checkClaimDue(worker, maxEntries, lease);
+    WriteStamp callStamp = WriteStamp.fresh();
+    Instant now = Instants.stored(clock.instant());
+    if (keys.shards() == 1) {
+      return claimShard(0, worker, maxEntries, now, lease, callStamp);
+    }
+    List<DueCandidate> oldest = oldestDue(now, maxEntries);
+    Map<Integer, Integer> perShard = new HashMap<>();
+    oldest.forEach(candidate -> perShard.merge(candidate.shard(), 1, Integer::sum));
+    Map<String, Integer> order = new HashMap<>();
+    for (int i = 0; i < oldest.size(); i++) {
+      order.put(oldest.get(i).id(), i);
+    }
+    List<Claim> claims = new ArrayList<>();
+    perShard.forEach((shard, count) -> claims.addAll(claimShard(shard, worker, count, now, lease, callStamp)));
+    claims.sort(Comparator.comparing((Claim claim) -> order.getOrDefault(claim.entryId().value(), Integer.MAX_VALUE))
+        .thenComparing(Claim::entryId));
+    return claims;
+  }
+
+  private record DueCandidate(int shard, String id, long due) {}
+
+  private List<DueCandidate> oldestDue(Instant now, int maxEntries) {
+    List<DueCandidate> candidates = new ArrayList<>();
+    for (int shard = 0; shard < keys.shards(); shard++) {
+      int s = shard;
+      List<?> reply = (List<?>) run("peek shard " + s, () -> PEEK.run(redis,
+          List.of(bytes(keys.due(s)), bytes(keys.inflight(s))),
+          List.of(bytes(RedisEntryCodec.millis(now)), bytes(Integer.toString(maxEntries)))));
+      for (int i = 0; i + 1 < reply.size(); i += 2) {
+        candidates.add(new DueCandidate(s, text(reply.get(i)), (long) Double.parseDouble(text(reply.get(i + 1)))));
+      }
+    }
+    return candidates.stream()
+        .sorted(Comparator.comparingLong(DueCandidate::due).thenComparing(DueCandidate::id))
+        .limit(maxEntries)
+        .toList();
+  }
+
+  /**
+   * One claim script call on one shard. Repeated with the same call stamp (a blind client retry
+   * of this one command), it returns the claims the first run made and claims nothing more.
+   */
+  List<Claim> claimShard(
+      int shard, WorkerId worker, int count, Instant now, Duration lease, WriteStamp callStamp) {
+    List<byte[]> args = new ArrayList<>();
+    args.add(bytes(keys.entryPrefix(shard)));
+    args.add(bytes(RedisEntryCodec.millis(now)));
+    args.add(bytes(Integer.toString(count)));
+    args.add(bytes(worker.value()));
+    args.add(bytes(RedisEntryCodec.millis(Instants.stored(now.plus(lease)))));
+    args.add(bytes(callStamp.toString()));
+    for (int i = 0; i < count; i++) {
+      args.add(bytes(UUID.randomUUID().toString()));
+    }
+    List<?> reply = (List<?>) run("claim due entries for " + worker, () -> CLAIM.run(redis,
+        List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard)), bytes(keys.claimCall(shard, callStamp.toString()))),
+        args));
+    List<Claim> claims = new ArrayList<>(reply.size());
+    for (Object row : reply) {
+      Map<String, byte[]> hash = RedisEntryCodec.hash((List<?>) row, 0);
+      EntryId id = EntryId.of(new String(hash.getOrDefault("id", new byte[0]), StandardCharsets.UTF_8));
+      claims.add(Claim.of(RedisEntryCodec.toEntry(id, hash)));
+    }
+    return claims;
+  }
+
+  @Override
+  public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
+    StoreArguments.checkTransition(claim, request);
+    return tryTransition(claim, request, WriteStamp.fresh());
+  }
+
+  /** {@link #tryTransition(Claim, TransitionRequest)} with a given stamp; a repeat writes nothing. */
+  ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request, WriteStamp stamp) {
+    OptionalInt shard = keys.shardOf(claim.entryId());
+    if (shard.isEmpty()) {
+      return ClaimTransitionResult.missing(claim);
+    }
+    int s = shard.getAsInt();
+    Instant now = Instants.stored(clock.instant());
+    List<byte[]> args = new ArrayList<>(List.of(
+        bytes(claim.entryId().value()),
+        bytes(request.kind().name()),
+        bytes(claim.owner().value()),
+        bytes(claim.token().nonce().toString()),
+        bytes(RedisEntryCodec.millis(now)),
+        bytes(stamp.toString())));
+    args.addAll(requestArguments(request, now));
+    List<?> reply = (List<?>) run(request.kind() + " of " + claim.entryId(), () -> TRANSITION.run(redis,
+        List.of(bytes(keys.entry(s, claim.entryId())), bytes(keys.due(s)), bytes(keys.inflight(s))), args));
+    String outcome = text(reply.get(0));
+    if (outcome.equals("MISSING")) {
+      return ClaimTransitionResult.missing(claim);
+    }
+    OutboxEntry entry = RedisEntryCodec.toEntry(claim.entryId(), RedisEntryCodec.hash(reply, 1));
+    return switch (outcome) {
+      case "APPLIED" -> ClaimTransitionResult.applied(entry);
+      case "TERMINAL" -> ClaimTransitionResult.terminal(entry);
+      case "STALE_CLAIM" -> ClaimTransitionResult.staleClaim(entry);
+      default -> throw new OutboxStoreException("transition script answered an unknown outcome " + outcome);
+    };
+  }
+
+  private static List<byte[]> requestArguments(TransitionRequest request, Instant now) {
+    if (request instanceof DeliveryReceipt receipt) {
+      return List.of(bytes(receipt.reference().isPresent() ? "1" : "0"),
+          bytes(OutboxEntry.storedNote(receipt.reference().orElse(""))));
+    }
+    if (request instanceof RetryableFailure failure) {
+      return List.of(bytes(RedisEntryCodec.millis(failure.retryAt())),
+          bytes(OutboxEntry.storedNote(failure.error())));
+    }
+    if (request instanceof DeadLetter deadLetter) {
+      return List.of(bytes(OutboxEntry.storedNote(deadLetter.reason())), bytes(""));
+    }
+    LeaseRenewal renewal = (LeaseRenewal) request;
+    return List.of(bytes(RedisEntryCodec.millis(Instants.stored(now.plus(renewal.extension())))),
+        bytes(renewal.progress().isPresent() ? "1" : "0"),
+        bytes(OutboxEntry.storedNote(renewal.progress().orElse(""))));
+  }
+
+  /** Closes the connection pool if this store opened it; a client passed in is left open. */
+  @Override
+  public void close() {
+    if (ownsClient) {
+      redis.close();
+    }
+  }
+
+  private static <T> T run(String what, Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (JedisDataException reply) {
+      Matcher undecodable = UNDECODABLE.matcher(String.valueOf(reply.getMessage()));
+      if (undecodable.find()) {
+        throw new UndecodableEntryException(EntryId.of(undecodable.group(1)), undecodable.group(2), reply);
+      }
+      throw new OutboxStoreException("outbox store failed: " + what + ": " + reply.getMessage(), reply);
+    } catch (JedisException failure) {
+      throw new OutboxStoreException("outbox store failed: " + what + ": " + failure.getMessage(), failure);
+    }
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String text(Object reply) {
+    return new String((byte[]) reply, StandardCharsets.UTF_8);
+  }
+
+  /** Builds a {@link RedisOutboxStore}. Not thread-safe. */
+  public static final class Builder {
+    private final UnifiedJedis client;
+    private final URI url;
+    private String keyPrefix = "outbox";
+    private int shards = 1;
+    private Clock clock = Clock.systemUTC();
+    private String username;
+    private String password;
+    private SSLSocketFactory sslSocketFactory;
+
+    private Builder(UnifiedJedis client, URI url) {
+      this.client = client;
+      this.url = url;
+    }
+
+    /**
+     * @param value the prefix of every key; letters, digits and {@code . _ : -}, at most 64 chars
+     * @return this builder
+     */
+    public Builder keyPrefix(String value) {
+      this.keyPrefix = RedisKeys.validPrefix(value);
+      return this;
+    }
+
+    /**
+     * @param value how many hash tags (cluster slots) to spread the outbox over, 1 to 1024; may grow
+     *     later, never shrink while older shards hold entries
+     * @return this builder
+     */
+    public Builder shards(int value) {
+      if (value < 1 || value > RedisKeys.MAX_SHARDS) {
+        throw new IllegalArgumentException("shards must be between 1 and " + RedisKeys.MAX_SHARDS + ", was " + value);
+      }
+      this.shards = value;
+      return this;
+    }
+
+    /**
+     * @param value where the store reads time; every worker's clock should agree within a lease
+     * @return this builder
+     */
+    public Builder clock(Clock value) {
+      this.clock = Arguments.requireNonNull(value, "clock");
+      return this;
+    }
+
+    /**
+     * @param user the ACL user for a connection the store opens from a URL (overrides the URL's)
+     * @param secret its password
+     * @return this builder
+     */
+    public Builder credentials(String user, String secret) {
+      this.username = Arguments.requireText(user, "username", 256);
+      this.password = Arguments.requireNonNull(secret, "password");
+      return this;
+    }
+
+    /**
+     * @param value the TLS socket factory for a {@code rediss://} URL (default: the JVM's)
+     * @return this builder
+     */
+    public Builder sslSocketFactory(SSLSocketFactory value) {
+      this.sslSocketFactory = Arguments.requireNonNull(value, "sslSocketFactory");
+      return this;
+    }
+
+    /** @return the store */
+    public RedisOutboxStore build() {
+      if (client != null) {
+        if (username != null || sslSocketFactory != null) {
+          throw new IllegalStateException("credentials and TLS belong to the client you passed in;"
+              + " set them on it, or build the store from a URL");
+        }
+        return new RedisOutboxStore(client, false, this);
+      }
+      return new RedisOutboxStore(openPool(), true, this);
+    }
+
+    private UnifiedJedis openPool() {
+      DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
+          .clientName("claimed-outbox")
+          .ssl("rediss".equals(url.getScheme()));
+      if (sslSocketFactory != null) {
+        config.sslSocketFactory(sslSocketFactory);
+      }
+      String userInfo = url.getUserInfo();
+      if (username != null) {
+        config.user(username).password(password);
+      } else if (userInfo != null) {
+        int colon = userInfo.indexOf(':');
+        if (colon < 0) {
+          config.password(userInfo);
+        } else {
+          if (colon > 0) {
+            config.user(userInfo.substring(0, colon));
+          }
+          config.password(userInfo.substring(colon + 1));
+        }
+      }
+      String path = url.getPath();
+      if (path != null && path.length() > 1) {
+        config.database(Integer.parseInt(path.substring(1)));
+      }
+      int port = url.getPort() < 0 ? 6379 : url.getPort();
+      return run("connect", () -> new JedisPooled(new HostAndPort(url.getHost(), port), config.build()));
+    }
+  }
+}

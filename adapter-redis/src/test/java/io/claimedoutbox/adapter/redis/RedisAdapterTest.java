@@ -1,0 +1,144 @@
+package io.claimedoutbox.adapter.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.claimedoutbox.conformance.MutableClock;
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimTransitionOutcome;
+import io.claimedoutbox.domain.ClaimTransitionResult;
+import io.claimedoutbox.domain.DeliveryReceipt;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.LeaseRenewal;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.domain.TransitionRequest;
+import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.UndecodableEntryException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+@DisplayName("Redis adapter: scripts, retries and damaged rows, on both topologies")
+class RedisAdapterTest {
+
+  private static final WorkerId WORKER = WorkerId.of("worker-1");
+  private static final Duration LEASE = Duration.ofSeconds(30);
+
+  private MutableClock clock;
+
+  @BeforeEach
+  void startClock() {
+    clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
+  }
+
+  private RedisOutboxStore cleanStore(RedisTopology topology) {
+    RedisStoreFixture fixture = RedisStoreFixture.of(topology);
+    fixture.clean();
+    return fixture.storeBuilder().clock(clock).build();
+  }
+
+  @ParameterizedTest
+  @EnumSource(RedisTopology.class)
+  @DisplayName("a flushed script cache (NOSCRIPT) is reloaded and the call still succeeds")
+  void scriptCacheFlushIsSurvived(RedisTopology topology) {
+    RedisOutboxStore store = cleanStore(topology);
+    RedisStoreFixture fixture = RedisStoreFixture.of(topology);
+    store.appendAll(List.of(OutboxMessage.of("t", new byte[] {1}), OutboxMessage.of("t", new byte[] {2})));
+    for (int shard = 0; shard < fixture.keys.shards(); shard++) {
+      fixture.client.scriptFlush(fixture.keys.due(shard).getBytes());
+    }
+
+    List<Claim> claims = store.claimDue(WORKER, 2, LEASE);
+    for (int shard = 0; shard < fixture.keys.shards(); shard++) {
+      fixture.client.scriptFlush(fixture.keys.due(shard).getBytes());
+    }
+    ClaimTransitionResult delivered = store.tryMarkClaimDelivered(claims.get(0), DeliveryReceipt.none());
+
+    assertThat(claims).hasSize(2);
+    assertThat(delivered.outcome()).isEqualTo(ClaimTransitionOutcome.APPLIED);
+  }
+
+  @ParameterizedTest
+  @EnumSource(RedisTopology.class)
+  @DisplayName("a transition repeated with the same write stamp (a blind retry) writes nothing more")
+  void repeatedTransitionIsHarmless(RedisTopology topology) {
+    RedisOutboxStore store = cleanStore(topology);
+    store.append(OutboxMessage.of("t", new byte[] {1}));
+    Claim claim = store.claimDue(WORKER, 1, LEASE).get(0);
+    WriteStamp stamp = WriteStamp.fresh();
+    TransitionRequest save = LeaseRenewal.withProgress(LEASE, "p");
+
+    ClaimTransitionResult first = store.tryTransition(claim, save, stamp);
+    clock.advance(Duration.ofSeconds(5));
+    ClaimTransitionResult retried = store.tryTransition(claim, save, stamp);
+
+    assertThat(first.outcome()).isEqualTo(ClaimTransitionOutcome.APPLIED);
+    assertThat(retried).isEqualTo(first);
+    assertThat(store.find(claim.entryId())).contains(first.entry());
+
+    WriteStamp deliveryStamp = WriteStamp.fresh();
+    ClaimTransitionResult delivered = store.tryTransition(claim, DeliveryReceipt.of("r"), deliveryStamp);
+    ClaimTransitionResult deliveredAgain = store.tryTransition(claim, DeliveryReceipt.of("r"), deliveryStamp);
+    assertThat(deliveredAgain).as("a retried delivery is still this call's APPLIED, not TERMINAL").isEqualTo(delivered);
+    assertThat(store.tryMarkClaimDelivered(claim, DeliveryReceipt.of("r")).outcome())
+        .as("a new call with a new stamp").isEqualTo(ClaimTransitionOutcome.TERMINAL);
+  }
+
+  @ParameterizedTest
+  @EnumSource(RedisTopology.class)
+  @DisplayName("a claim script repeated with the same call stamp returns the same claims and claims nothing more")
+  void repeatedClaimIsHarmless(RedisTopology topology) {
+    RedisOutboxStore store = cleanStore(topology);
+    int shards = store.shards();
+    for (int i = 0; i < 6 * shards; i++) {
+      store.append(OutboxMessage.of("t", new byte[] {(byte) i}));
+    }
+    WriteStamp call = WriteStamp.fresh();
+
+    for (int shard = 0; shard < shards; shard++) {
+      List<Claim> first = store.claimShard(shard, WORKER, 3, clock.instant(), LEASE, call);
+      List<Claim> retried = store.claimShard(shard, WORKER, 3, clock.instant(), LEASE, call);
+
+      assertThat(first).hasSize(3);
+      assertThat(retried).containsExactlyInAnyOrderElementsOf(first);
+    }
+    assertThat(store.claimDue(WorkerId.of("other"), 100, LEASE)).hasSize(3 * shards);
+  }
+
+  @ParameterizedTest
+  @EnumSource(RedisTopology.class)
+  @DisplayName("a damaged due row stops the claim before anything is written, naming the entry")
+  void damagedRowAbortsTheWholeClaim(RedisTopology topology) {
+    RedisOutboxStore store = cleanStore(topology);
+    RedisStoreFixture fixture = RedisStoreFixture.of(topology);
+    List<OutboxEntry> entries = store.appendAll(List.of(
+        OutboxMessage.of("a", new byte[] {1}), OutboxMessage.of("b", new byte[] {2}), OutboxMessage.of("c", new byte[] {3})));
+    EntryId damaged = entries.get(1).id();
+    fixture.client.hset(fixture.keys.entry(fixture.keys.shardOf(damaged).orElseThrow(), damaged), "status", "SHIPPED");
+
+    assertThatThrownBy(() -> store.claimDue(WORKER, 3, LEASE))
+        .isInstanceOfSatisfying(UndecodableEntryException.class,
+            thrown -> assertThat(thrown.entryId()).isEqualTo(damaged))
+        .hasMessageContaining(damaged.value());
+    assertThat(store.find(entries.get(0).id())).contains(entries.get(0));
+    assertThat(store.find(entries.get(2).id())).contains(entries.get(2));
+  }
+
+  @ParameterizedTest
+  @EnumSource(RedisTopology.class)
+  @DisplayName("ids name their shard; foreign ids are simply not found")
+  void foreignIdsAreNotFound(RedisTopology topology) {
+    RedisOutboxStore store = cleanStore(topology);
+    assertThat(store.find(EntryId.of("no-shard-suffix"))).isEmpty();
+    assertThat(store.find(EntryId.of("x.9999"))).isEmpty();
+    assertThat(store.delete(EntryId.of("x.abc"))).isFalse();
+    OutboxEntry entry = store.append(OutboxMessage.of("t", new byte[] {1}));
+    assertThat(entry.id().value()).matches(".*\\.[0-9]+");
+  }
+}

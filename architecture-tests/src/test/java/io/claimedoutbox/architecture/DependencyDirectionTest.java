@@ -24,7 +24,7 @@ class DependencyDirectionTest {
   void everyModuleIsImported() {
     for (String pkg : new String[] {"io.claimedoutbox.domain", "io.claimedoutbox.port",
         "io.claimedoutbox.conformance", "io.claimedoutbox.adapter.jpa", "io.claimedoutbox.adapter.mongodb",
-        "io.claimedoutbox.adapter.redis"}) {
+        "io.claimedoutbox.adapter.redis", "io.claimedoutbox.drain"}) {
       assertThat(PRODUCTION.stream().anyMatch(type -> type.getPackageName().startsWith(pkg)))
           .as("classes imported from %s", pkg)
           .isTrue();
@@ -60,9 +60,18 @@ class DependencyDirectionTest {
   @Test
   @DisplayName("nothing but tests and the command-line program depends on an adapter")
   void nothingDependsOnAdapters() {
-    noClasses().that().resideInAnyPackage(
-            "io.claimedoutbox.domain..", "io.claimedoutbox.port..", "io.claimedoutbox.conformance..")
+    noClasses().that().resideInAnyPackage("io.claimedoutbox.domain..", "io.claimedoutbox.port..",
+            "io.claimedoutbox.conformance..", "io.claimedoutbox.drain..")
         .should().dependOnClassesThat().resideInAPackage("io.claimedoutbox.adapter..")
+        .check(PRODUCTION);
+  }
+
+  @Test
+  @DisplayName("the drain and observation layer sees only the port, Micrometer and SLF4J")
+  void drainSeesOnlyThePort() {
+    classes().that().resideInAPackage("io.claimedoutbox.drain..")
+        .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.claimedoutbox.domain..",
+            "io.claimedoutbox.port..", "io.claimedoutbox.drain..", "io.micrometer..", "org.slf4j..")
         .check(PRODUCTION);
   }
 

@@ -1,0 +1,15 @@
+package io.claimedoutbox.drain;
+
+/**
+ * What one drain has done so far, from its own point of view. These count handler results, not
+ * store writes: whether a write was this drain's is what the {@link OutboxMetrics} counter says.
+ *
+ * @param claimed claims handed to handlers
+ * @param handlerSucceeded handler calls that returned normally
+ * @param handlerFailed handler calls that threw
+ * @param claimsLost claims given up because a lease renewal was not applied
+ * @param leftToLeaseExpiry claims abandoned at a forced shutdown, left for another worker
+ * @param inFlight claims being handled right now
+ */
+public record DrainStats(
+    long claimed, long handlerSucceeded, long handlerFailed, long claimsLost, long leftToLeaseExpiry, int inFlight) {}

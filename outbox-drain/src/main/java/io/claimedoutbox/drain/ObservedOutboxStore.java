@@ -1,0 +1,135 @@
+package io.claimedoutbox.drain;
+
+import io.claimedoutbox.domain.Arguments;
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimTransitionResult;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.EntryStatus;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.domain.TransitionRequest;
+import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.StoreArguments;
+import io.claimedoutbox.port.StoreCapability;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Wraps any {@link OutboxClaimOutcomeStore} so that every claimed transition is observed the same
+ * way, whatever the adapter: it is itself one object implementing all three store contracts.
+ *
+ * <p>For every transition attempt — through a {@code try…} method or a compatibility method, which
+ * both end in {@link #tryTransition} — it increments {@link OutboxMetrics#TRANSITION_ATTEMPTS}
+ * tagged with the outcome, the durable status and the transition, and records
+ * {@link OutboxMetrics#TRANSITION_DURATION}. Every attempt that was not applied is logged once at
+ * WARN, naming the worker, the entry, the transition, the outcome and the durable status; applied
+ * attempts are logged at DEBUG only. A call that throws is counted in
+ * {@link OutboxMetrics#TRANSITION_ERRORS} and rethrown unchanged.
+ *
+ * <p>So a drain that keeps calling the compatibility methods still reports a losing worker's
+ * non-applied transition instead of counting the winner's write as its own. Thread-safe when the
+ * wrapped store is.
+ */
+public final class ObservedOutboxStore implements OutboxClaimOutcomeStore {
+
+  private final OutboxClaimOutcomeStore delegate;
+  private final MeterRegistry registry;
+  private final Logger log;
+
+  private ObservedOutboxStore(OutboxClaimOutcomeStore delegate, MeterRegistry registry, Logger log) {
+    this.delegate = Arguments.requireNonNull(delegate, "store");
+    this.registry = Arguments.requireNonNull(registry, "registry");
+    this.log = Arguments.requireNonNull(log, "log");
+  }
+
+  /**
+   * Observes {@code store} into {@code registry}, logging through this class's logger.
+   *
+   * @param store the store to observe
+   * @param registry where the meters go
+   * @return the observing store
+   */
+  public static ObservedOutboxStore observe(OutboxClaimOutcomeStore store, MeterRegistry registry) {
+    return new ObservedOutboxStore(store, registry, LoggerFactory.getLogger(ObservedOutboxStore.class));
+  }
+
+  /**
+   * As {@link #observe(OutboxClaimOutcomeStore, MeterRegistry)}, logging through {@code log}.
+   *
+   * @param store the store to observe
+   * @param registry where the meters go
+   * @param log where the warnings go
+   * @return the observing store
+   */
+  public static ObservedOutboxStore observe(OutboxClaimOutcomeStore store, MeterRegistry registry, Logger log) {
+    return new ObservedOutboxStore(store, registry, log);
+  }
+
+  @Override
+  public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
+    StoreArguments.checkTransition(claim, request);
+    String transition = request.kind().tagValue();
+    Timer.Sample sample = Timer.start(registry);
+    ClaimTransitionResult result;
+    try {
+      result = delegate.tryTransition(claim, request);
+    } catch (RuntimeException failure) {
+      sample.stop(registry.timer(OutboxMetrics.TRANSITION_DURATION,
+          OutboxMetrics.TRANSITION, transition, OutboxMetrics.OUTCOME, OutboxMetrics.ERROR_OUTCOME));
+      registry.counter(OutboxMetrics.TRANSITION_ERRORS,
+          OutboxMetrics.TRANSITION, transition, OutboxMetrics.EXCEPTION, failure.getClass().getSimpleName()).increment();
+      throw failure;
+    }
+    String outcome = result.outcome().tagValue();
+    String durableStatus = result.durableStatus().map(EntryStatus::tagValue).orElse(OutboxMetrics.NO_ROW);
+    sample.stop(registry.timer(OutboxMetrics.TRANSITION_DURATION,
+        OutboxMetrics.TRANSITION, transition, OutboxMetrics.OUTCOME, outcome));
+    registry.counter(OutboxMetrics.TRANSITION_ATTEMPTS, OutboxMetrics.OUTCOME, outcome,
+        OutboxMetrics.DURABLE_STATUS, durableStatus, OutboxMetrics.TRANSITION, transition).increment();
+    if (result.isApplied()) {
+      log.debug("Claimed outbox transition applied: worker={} entry={} transition={} durable_status={}",
+          claim.owner(), claim.entryId(), transition, durableStatus);
+    } else {
+      log.warn("Claimed outbox transition not applied: worker={} entry={} transition={} outcome={} durable_status={}",
+          claim.owner(), claim.entryId(), transition, outcome, durableStatus);
+    }
+    return result;
+  }
+
+  @Override
+  public Set<StoreCapability> capabilities() {
+    return delegate.capabilities();
+  }
+
+  @Override
+  public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
+    return delegate.claimDue(worker, maxEntries, lease);
+  }
+
+  @Override
+  public OutboxEntry append(OutboxMessage message) {
+    return delegate.append(message);
+  }
+
+  @Override
+  public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
+    return delegate.appendAll(messages);
+  }
+
+  @Override
+  public Optional<OutboxEntry> find(EntryId id) {
+    return delegate.find(id);
+  }
+
+  @Override
+  public boolean delete(EntryId id) {
+    return delegate.delete(id);
+  }
+}

@@ -1,0 +1,99 @@
+package io.claimedoutbox.drain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.claimedoutbox.conformance.MutableClock;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+
+/**
+ * Several drains in parallel over one store, with handlers that sometimes take longer than the
+ * lease (they move the shared clock past it), sometimes fail, rarely fail for good. Checks that
+ * every entry ends delivered or dead-lettered, each attributed to exactly one APPLIED result, and
+ * that the counter's applied total equals the applied results observed.
+ */
+final class ParallelDrainRun {
+
+  static final Duration LEASE = Duration.ofSeconds(30);
+
+  private ParallelDrainRun() {}
+
+  static void run(String backend, OutboxClaimOutcomeStore rawStore, MutableClock clock, int drains, int entries)
+      throws InterruptedException {
+    RecordingStore recorder = new RecordingStore(rawStore, entries);
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    ObservedOutboxStore store = ObservedOutboxStore.observe(recorder, registry);
+    List<EntryId> ids = new ArrayList<>();
+    for (int first = 0; first < entries; first += 500) {
+      List<OutboxMessage> batch = IntStream.range(first, Math.min(entries, first + 500))
+          .mapToObj(i -> OutboxMessage.of("parallel", ("m" + i).getBytes(StandardCharsets.UTF_8)))
+          .toList();
+      store.appendAll(batch).forEach(entry -> ids.add(entry.id()));
+    }
+
+    OutboxMessageHandler flakyAndSometimesSlow = message -> {
+      int dice = ThreadLocalRandom.current().nextInt(1000);
+      if (dice < 20) {
+        clock.advance(LEASE.plusSeconds(1));
+      } else if (dice < 60) {
+        throw new IOException("transient broker failure");
+      } else if (dice < 65) {
+        throw new PermanentDeliveryFailure("rejected for good");
+      }
+    };
+    List<OutboxDrain> running = new ArrayList<>();
+    for (int i = 0; i < drains; i++) {
+      OutboxDrain drain = OutboxDrain.builder(store, flakyAndSometimesSlow)
+          .workerId(WorkerId.of(backend + "-drain-" + i))
+          .batchSize(8)
+          .concurrency(4)
+          .lease(LEASE)
+          .retryPolicy(new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(10), 2.0, 0.5, 4))
+          .idleBackoff(Duration.ofMillis(1), Duration.ofMillis(20))
+          .leaseRenewal(Duration.ofMillis(10), Duration.ofSeconds(15))
+          .clock(clock)
+          .build();
+      running.add(drain);
+      drain.start();
+    }
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+    while (!recorder.allFinished.await(20, TimeUnit.MILLISECONDS)) {
+      clock.advance(Duration.ofSeconds(1));
+      assertThat(System.nanoTime()).as("the drains finish within five minutes").isLessThan(deadline);
+    }
+    running.forEach(drain -> assertThat(drain.stop(Duration.ofSeconds(30))).isTrue());
+
+    for (EntryId id : ids) {
+      OutboxEntry stored = store.find(id).orElseThrow();
+      assertThat(stored.status().isTerminal()).as("%s finished", id).isTrue();
+      assertThat(recorder.appliedTerminal.get(id)).as("APPLIED terminal results for %s", id).hasSize(1);
+      assertThat(recorder.appliedTerminal.get(id).peek().entry()).isEqualTo(stored);
+    }
+    Map<String, Double> byOutcome = new TreeMap<>();
+    registry.find(OutboxMetrics.TRANSITION_ATTEMPTS).counters()
+        .forEach(counter -> byOutcome.merge(counter.getId().getTag(OutboxMetrics.OUTCOME), counter.count(), Double::sum));
+    assertThat(byOutcome.get("applied")).isEqualTo((double) recorder.applied());
+    double attempts = registry.find(OutboxMetrics.TRANSITION_ATTEMPTS).counters().stream().mapToDouble(Counter::count).sum();
+    assertThat(attempts).isEqualTo(recorder.results.size());
+    long delivered = ids.stream().filter(id -> store.find(id).orElseThrow().status()
+        == io.claimedoutbox.domain.EntryStatus.DELIVERED).count();
+    System.out.printf("Parallel drain on %s: %d drains, %d entries (%d delivered, %d dead-lettered);"
+            + " outbox.claim_transition_attempts by outcome %s%n",
+        backend, drains, entries, delivered, entries - delivered, byOutcome);
+  }
+}

@@ -65,6 +65,20 @@ public final class TransitionHistory {
     return claims.stream().filter(claim -> claim.token().generation() > 1).count();
   }
 
+  /** @return how many transition results were recorded */
+  public int attemptCount() {
+    return attempts.size();
+  }
+
+  /** @return the number of transition results per transition kind and outcome */
+  public Map<TransitionKind, Map<ClaimTransitionOutcome, Integer>> outcomesByTransition() {
+    Map<TransitionKind, Map<ClaimTransitionOutcome, Integer>> table = new EnumMap<>(TransitionKind.class);
+    attempts.forEach(attempt -> table
+        .computeIfAbsent(attempt.kind(), kind -> new EnumMap<>(ClaimTransitionOutcome.class))
+        .merge(attempt.result().outcome(), 1, Integer::sum));
+    return table;
+  }
+
   /** @return the number of transition results per outcome */
   public Map<ClaimTransitionOutcome, Integer> outcomeCounts() {
     Map<ClaimTransitionOutcome, Integer> counts = new EnumMap<>(ClaimTransitionOutcome.class);
@@ -125,17 +139,21 @@ public final class TransitionHistory {
 
   private static void checkRevisionsDistinct(
       EntryId id, List<Claim> entryClaims, List<Attempt> applied, List<String> found) {
-    Set<Long> revisions = new HashSet<>();
+    Map<Long, String> writers = new HashMap<>();
     entryClaims.forEach(claim -> {
-      if (!revisions.add(claim.snapshot().revision())) {
-        found.add(id + ": two writes reported the same revision " + claim.snapshot().revision()
-            + " (claim " + claim.token() + ")");
+      String writer = "claim " + claim.token() + " by " + claim.owner() + " at " + claim.claimedAt();
+      String earlier = writers.putIfAbsent(claim.snapshot().revision(), writer);
+      if (earlier != null) {
+        found.add(id + ": two writes reported revision " + claim.snapshot().revision() + ": " + earlier + " and " + writer);
       }
     });
     applied.forEach(attempt -> {
-      if (!revisions.add(attempt.result().entry().revision())) {
-        found.add(id + ": two writes reported the same revision "
-            + attempt.result().entry().revision() + " (" + attempt.kind() + " APPLIED)");
+      String writer = attempt.kind() + " APPLIED under claim " + attempt.claim().token() + " by "
+          + attempt.claim().owner() + ", wrote " + attempt.result().entry();
+      String earlier = writers.putIfAbsent(attempt.result().entry().revision(), writer);
+      if (earlier != null) {
+        found.add(id + ": two writes reported revision " + attempt.result().entry().revision() + ": " + earlier
+            + " and " + writer);
       }
     });
     for (int i = 1; i < entryClaims.size(); i++) {

@@ -1,0 +1,89 @@
+package io.claimedoutbox.conformance;
+
+import io.claimedoutbox.domain.Arguments;
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimTransitionResult;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.domain.TransitionRequest;
+import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.StoreCapability;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * A store decorator that records everything that passes through it — claims handed out,
+ * transition results, successful deletes, and how long each transition call took — into a
+ * {@link TransitionHistory}, so any workload (a drain, a race, a benchmark) can be checked with
+ * the suite's history rules afterwards. Thread-safe.
+ */
+public final class HistoryRecordingStore implements OutboxClaimOutcomeStore {
+
+  private final OutboxClaimOutcomeStore delegate;
+  private final TransitionHistory history;
+  private final ConcurrentLinkedQueue<Long> transitionNanos = new ConcurrentLinkedQueue<>();
+
+  /**
+   * @param delegate the store that does the work
+   * @param history where to record
+   */
+  public HistoryRecordingStore(OutboxClaimOutcomeStore delegate, TransitionHistory history) {
+    this.delegate = Arguments.requireNonNull(delegate, "delegate");
+    this.history = Arguments.requireNonNull(history, "history");
+  }
+
+  /** @return the durations of every transition call so far, in nanoseconds */
+  public List<Long> transitionNanos() {
+    return List.copyOf(transitionNanos);
+  }
+
+  @Override
+  public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
+    long started = System.nanoTime();
+    ClaimTransitionResult result = delegate.tryTransition(claim, request);
+    transitionNanos.add(System.nanoTime() - started);
+    history.recordAttempt(new TransitionHistory.Attempt(claim, request.kind(), result));
+    return result;
+  }
+
+  @Override
+  public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
+    List<Claim> claims = delegate.claimDue(worker, maxEntries, lease);
+    history.recordClaims(claims);
+    return claims;
+  }
+
+  @Override
+  public boolean delete(EntryId id) {
+    boolean deleted = delegate.delete(id);
+    if (deleted) {
+      history.recordDeletion(id);
+    }
+    return deleted;
+  }
+
+  @Override
+  public Set<StoreCapability> capabilities() {
+    return delegate.capabilities();
+  }
+
+  @Override
+  public OutboxEntry append(OutboxMessage message) {
+    return delegate.append(message);
+  }
+
+  @Override
+  public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
+    return delegate.appendAll(messages);
+  }
+
+  @Override
+  public Optional<OutboxEntry> find(EntryId id) {
+    return delegate.find(id);
+  }
+}

@@ -1,0 +1,131 @@
+package io.claimedoutbox.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.IntSupplier;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+@DisplayName("The outbox program: commands, help, one-line errors and exit codes")
+class MainTest {
+
+  private record Run(int status, String out, String err) {}
+
+  private static Run run(String... args) {
+    PrintStream originalOut = System.out;
+    PrintStream originalErr = System.err;
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    try {
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+      IntSupplier main = () -> Main.run(args);
+      int status = main.getAsInt();
+      return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    } finally {
+      System.setOut(originalOut);
+      System.setErr(originalErr);
+      CommonOptions.verbose = false;
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"race", "compare", "conformance", "bench"})
+  void everyCommandHasHelp(String command) {
+    Run help = run(command, "--help");
+    assertThat(help.status()).isZero();
+    assertThat(help.out()).contains("Usage: outbox " + command).contains("--verbose");
+  }
+
+  @Test
+  void anUnknownBackendIsOneLineAndStatusTwo() {
+    Run run = run("race", "--backend", "ftp://somewhere");
+    assertThat(run.status()).isEqualTo(Main.USAGE);
+    assertThat(run.err().strip()).startsWith("outbox: unknown backend 'ftp://somewhere'").doesNotContain("\n")
+        .doesNotContain("Exception");
+  }
+
+  @Test
+  void anUnreachableServerIsOneLineAndStatusThree() {
+    Run run = run("race", "--backend", "redis://127.0.0.1:1");
+    assertThat(run.status()).isEqualTo(Main.UNREACHABLE);
+    assertThat(run.err().strip()).startsWith("outbox: cannot reach Redis at redis://127.0.0.1:1").doesNotContain("\n\tat ");
+  }
+
+  @Test
+  void verboseAddsTheStackTrace() {
+    Run run = run("race", "--backend", "redis://127.0.0.1:1", "--verbose");
+    assertThat(run.status()).isEqualTo(Main.UNREACHABLE);
+    assertThat(run.err()).contains("\tat ");
+  }
+
+  @Test
+  void aBadOptionValueIsReportedWithTheCommandsHelpHint() {
+    Run run = run("race", "--lease", "soon");
+    assertThat(run.status()).isEqualTo(Main.USAGE);
+    assertThat(run.err()).contains("'soon' is not a duration").contains("outbox race --help");
+  }
+
+  @Test
+  @DisplayName("race on embedded H2 prints the outcome table and a passed attribution check")
+  void raceOnH2() {
+    Run run = run("--entries", "300", "--workers", "3", "--lease", "200ms");
+    assertThat(run.status()).as(run.err()).isZero();
+    assertThat(run.out()).contains("outbox race on H2").contains("transition").contains("applied")
+        .contains("stale_claim").contains("Attribution check: PASSED").contains("entries/s").contains("p99");
+  }
+
+  @Test
+  @DisplayName("compare writes a self-contained HTML page")
+  void compareWritesHtml(@TempDir Path directory) throws Exception {
+    Path page = directory.resolve("compare.html");
+    Run run = run("compare", "-b", "h2:mem", "--entries", "200", "--lease", "200ms", "--html", page.toString());
+    assertThat(run.status()).as(run.err()).isZero();
+    String html = Files.readString(page);
+    assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg").contains("attribution check")
+        .doesNotContain("src=").doesNotContain("href=").doesNotContain("<link").doesNotContain("<script");
+  }
+
+  @Test
+  @DisplayName("bench reports every rate next to the raw compare-and-set, as a ratio")
+  void benchOnH2(@TempDir Path directory) throws Exception {
+    Path markdown = directory.resolve("benchmarks.md");
+    Run run = run("bench", "--operations", "100", "--backlogs", "100,1000", "--samples", "10", "--output",
+        markdown.toString());
+    assertThat(run.status()).as(run.err()).isZero();
+    assertThat(Files.readString(markdown)).contains("## Machine").contains("transition ÷ raw").contains("| 1,000 |");
+  }
+
+  @Test
+  @DisplayName("conformance runs the suite against a live deployment and prints each rule")
+  void conformanceOnH2() {
+    Run run = run("conformance", "-b", "h2:mem");
+    assertThat(run.status()).as(run.out()).isZero();
+    assertThat(run.out()).contains("PASS  T4 [required]").contains("SKIP  C7 [optional]").contains("0 failed");
+  }
+
+  @Test
+  void durationsReadAsPeopleWriteThem() {
+    DurationConverter converter = new DurationConverter();
+    assertThat(converter.convert("500ms")).isEqualTo(Duration.ofMillis(500));
+    assertThat(converter.convert("2s")).isEqualTo(Duration.ofSeconds(2));
+    assertThat(converter.convert("PT1M")).isEqualTo(Duration.ofMinutes(1));
+  }
+
+  @Test
+  void noCommandMeansRace() {
+    assertThat(Main.withDefaultCommand()).containsExactly("race");
+    assertThat(Main.withDefaultCommand("--entries", "5")).containsExactly("race", "--entries", "5");
+    assertThat(Main.withDefaultCommand("bench")).containsExactly("bench");
+    assertThat(Main.withDefaultCommand("--help")).containsExactly("--help");
+  }
+}

@@ -2,6 +2,7 @@ package io.claimedoutbox.conformance;
 
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -55,6 +56,17 @@ public interface OutboxStoreFixture {
    * @param id the entry to damage
    */
   void corrupt(EntryId id);
+
+  /**
+   * Rules that cannot be checked on this backend because it is a stand-in that behaves differently
+   * from the real system in a way the rule depends on (for example an in-process MongoDB
+   * replacement). Each is reported skipped with its reason; a real backend declares none.
+   *
+   * @return the rules to skip and why, empty for a real backend
+   */
+  default Map<Rule, String> standInGaps() {
+    return Map.of();
+  }
 
   /**
    * Holds the backend's row lock on {@code id} (as another worker's open transaction would) while

@@ -8,6 +8,7 @@ import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.port.ForwardingOutboxStore;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.StoreCapability;
 import java.time.Duration;
@@ -22,9 +23,8 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * {@link TransitionHistory}, so any workload (a drain, a race, a benchmark) can be checked with
  * the suite's history rules afterwards. Thread-safe.
  */
-public final class HistoryRecordingStore implements OutboxClaimOutcomeStore {
+public final class HistoryRecordingStore extends ForwardingOutboxStore {
 
-  private final OutboxClaimOutcomeStore delegate;
   private final TransitionHistory history;
   private final ConcurrentLinkedQueue<Long> transitionNanos = new ConcurrentLinkedQueue<>();
 
@@ -33,7 +33,7 @@ public final class HistoryRecordingStore implements OutboxClaimOutcomeStore {
    * @param history where to record
    */
   public HistoryRecordingStore(OutboxClaimOutcomeStore delegate, TransitionHistory history) {
-    this.delegate = Arguments.requireNonNull(delegate, "delegate");
+    super(delegate);
     this.history = Arguments.requireNonNull(history, "history");
   }
 
@@ -45,7 +45,7 @@ public final class HistoryRecordingStore implements OutboxClaimOutcomeStore {
   @Override
   public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
     long started = System.nanoTime();
-    ClaimTransitionResult result = delegate.tryTransition(claim, request);
+    ClaimTransitionResult result = delegate().tryTransition(claim, request);
     transitionNanos.add(System.nanoTime() - started);
     history.recordAttempt(new TransitionHistory.Attempt(claim, request.kind(), result));
     return result;
@@ -53,37 +53,21 @@ public final class HistoryRecordingStore implements OutboxClaimOutcomeStore {
 
   @Override
   public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
-    List<Claim> claims = delegate.claimDue(worker, maxEntries, lease);
+    List<Claim> claims = delegate().claimDue(worker, maxEntries, lease);
     history.recordClaims(claims);
     return claims;
   }
 
   @Override
   public boolean delete(EntryId id) {
-    boolean deleted = delegate.delete(id);
+    boolean deleted = delegate().delete(id);
     if (deleted) {
       history.recordDeletion(id);
     }
     return deleted;
   }
 
-  @Override
-  public Set<StoreCapability> capabilities() {
-    return delegate.capabilities();
-  }
 
-  @Override
-  public OutboxEntry append(OutboxMessage message) {
-    return delegate.append(message);
-  }
 
-  @Override
-  public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
-    return delegate.appendAll(messages);
-  }
 
-  @Override
-  public Optional<OutboxEntry> find(EntryId id) {
-    return delegate.find(id);
-  }
 }

@@ -66,7 +66,7 @@ final class JdbcBackend implements BackendSession {
           unreachable);
     }
     OutboxSchema.create(dataSource, database);
-    this.factory = JpaOutbox.entityManagerFactory(dataSource, Map.of());
+    this.factory = JpaOutbox.entityManagerFactory(dataSource, Map.of("hibernate.jdbc.batch_size", "100"));
     this.store = JpaOutboxStore.builder(factory).clock(clock).build();
     this.label = label + " " + serverVersion(dataSource) + " (JPA adapter, " + store.claimLocking() + " claims)";
   }

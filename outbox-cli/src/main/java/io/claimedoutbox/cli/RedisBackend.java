@@ -17,6 +17,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.params.ScanParams;
+import redis.clients.jedis.resps.ScanResult;
 
 /**
  * The Redis adapter on a standalone server, under a key prefix of its own ({@code outbox-cli-…})
@@ -140,9 +142,18 @@ final class RedisBackend implements BackendSession {
     };
   }
 
+  /** Deletes the session's keys in slices, so a million-entry backlog never blocks the server for long. */
   @Override
   public void close() {
-    redis.eval(DELETE_MATCHING, List.of("{" + prefix + ":0}:due"), List.of("{" + prefix + ":*"));
+    ScanParams pattern = new ScanParams().match("{" + prefix + ":*").count(1000);
+    String cursor = ScanParams.SCAN_POINTER_START;
+    do {
+      ScanResult<String> slice = redis.scan(cursor, pattern);
+      if (!slice.getResult().isEmpty()) {
+        redis.unlink(slice.getResult().toArray(String[]::new));
+      }
+      cursor = slice.getCursor();
+    } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
     redis.close();
   }
 }

@@ -9,6 +9,7 @@ import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.port.ForwardingOutboxStore;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
@@ -37,14 +38,13 @@ import org.slf4j.LoggerFactory;
  * non-applied transition instead of counting the winner's write as its own. Thread-safe when the
  * wrapped store is.
  */
-public final class ObservedOutboxStore implements OutboxClaimOutcomeStore {
+public final class ObservedOutboxStore extends ForwardingOutboxStore {
 
-  private final OutboxClaimOutcomeStore delegate;
   private final MeterRegistry registry;
   private final Logger log;
 
   private ObservedOutboxStore(OutboxClaimOutcomeStore delegate, MeterRegistry registry, Logger log) {
-    this.delegate = Arguments.requireNonNull(delegate, "store");
+    super(delegate);
     this.registry = Arguments.requireNonNull(registry, "registry");
     this.log = Arguments.requireNonNull(log, "log");
   }
@@ -79,7 +79,7 @@ public final class ObservedOutboxStore implements OutboxClaimOutcomeStore {
     Timer.Sample sample = Timer.start(registry);
     ClaimTransitionResult result;
     try {
-      result = delegate.tryTransition(claim, request);
+      result = delegate().tryTransition(claim, request);
     } catch (RuntimeException failure) {
       sample.stop(registry.timer(OutboxMetrics.TRANSITION_DURATION,
           OutboxMetrics.TRANSITION, transition, OutboxMetrics.OUTCOME, OutboxMetrics.ERROR_OUTCOME));
@@ -103,33 +103,9 @@ public final class ObservedOutboxStore implements OutboxClaimOutcomeStore {
     return result;
   }
 
-  @Override
-  public Set<StoreCapability> capabilities() {
-    return delegate.capabilities();
-  }
 
-  @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
-    return delegate.claimDue(worker, maxEntries, lease);
-  }
 
-  @Override
-  public OutboxEntry append(OutboxMessage message) {
-    return delegate.append(message);
-  }
 
-  @Override
-  public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
-    return delegate.appendAll(messages);
-  }
 
-  @Override
-  public Optional<OutboxEntry> find(EntryId id) {
-    return delegate.find(id);
-  }
 
-  @Override
-  public boolean delete(EntryId id) {
-    return delegate.delete(id);
-  }
 }

@@ -2,6 +2,7 @@ package io.claimedoutbox.adapter.jpa;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.claimedoutbox.conformance.ClosingStore;
 import io.claimedoutbox.conformance.FixtureCapability;
 import io.claimedoutbox.conformance.FixtureContext;
 import io.claimedoutbox.conformance.OutboxStoreFixture;

@@ -7,6 +7,7 @@ import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.MongoClientSettings;
 import com.mongodb.ServerAddress;
+import io.claimedoutbox.conformance.ClosingStore;
 import io.claimedoutbox.conformance.FixtureCapability;
 import io.claimedoutbox.conformance.FixtureContext;
 import io.claimedoutbox.conformance.OutboxStoreFixture;

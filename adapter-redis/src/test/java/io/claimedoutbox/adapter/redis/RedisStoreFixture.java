@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.redis;
 
+import io.claimedoutbox.conformance.ClosingStore;
 import io.claimedoutbox.conformance.FixtureCapability;
 import io.claimedoutbox.conformance.FixtureContext;
 import io.claimedoutbox.conformance.OutboxStoreFixture;

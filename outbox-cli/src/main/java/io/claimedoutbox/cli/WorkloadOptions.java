@@ -19,7 +19,7 @@ final class WorkloadOptions {
       description = "Lease of each claim; short, so some expire mid-work (default: ${DEFAULT-VALUE}).")
   Duration lease;
 
-  @Option(names = "--slow", defaultValue = "0.02",
+  @Option(names = "--slow", defaultValue = "0.05",
       description = "Fraction of handler calls that outlast the lease (default: ${DEFAULT-VALUE}).")
   double slow;
 

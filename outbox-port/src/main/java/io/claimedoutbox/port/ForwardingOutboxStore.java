@@ -49,10 +49,6 @@ public abstract class ForwardingOutboxStore implements OutboxClaimOutcomeStore {
     return delegate.claimDue(worker, maxEntries, lease);
   }
 
-  @Override
-  public OutboxEntry append(OutboxMessage message) {
-    return delegate.append(message);
-  }
 
   @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {

@@ -1,5 +1,6 @@
 package io.claimedoutbox.port;
 
+import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
@@ -21,12 +22,15 @@ import java.util.Optional;
 public interface OutboxStore {
 
   /**
-   * Appends one message as a new {@code PENDING} entry at revision 1.
+   * Appends one message as a new {@code PENDING} entry at revision 1: a batch of one.
    *
    * @param message what to append
    * @return the stored entry, with its new id
    */
-  OutboxEntry append(OutboxMessage message);
+  default OutboxEntry append(OutboxMessage message) {
+    Arguments.requireNonNull(message, "message");
+    return appendAll(List.of(message)).get(0);
+  }
 
   /**
    * Appends messages atomically, in order: either all are stored or none (a {@code null} element

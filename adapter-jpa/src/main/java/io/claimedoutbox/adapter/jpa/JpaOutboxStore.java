@@ -91,11 +91,6 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
     return Set.of(StoreCapability.TRANSACTIONAL_APPEND);
   }
 
-  @Override
-  public OutboxEntry append(OutboxMessage message) {
-    Arguments.requireNonNull(message, "message");
-    return appendAll(List.of(message)).get(0);
-  }
 
   @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {

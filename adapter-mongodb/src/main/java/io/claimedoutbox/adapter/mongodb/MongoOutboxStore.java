@@ -131,11 +131,6 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
     return Set.of(StoreCapability.TRANSACTIONAL_APPEND);
   }
 
-  @Override
-  public OutboxEntry append(OutboxMessage message) {
-    Arguments.requireNonNull(message, "message");
-    return appendAll(List.of(message)).get(0);
-  }
 
   /**
    * {@inheritDoc}

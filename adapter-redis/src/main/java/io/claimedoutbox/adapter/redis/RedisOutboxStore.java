@@ -130,11 +130,6 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
     return keys.shards();
   }
 
-  @Override
-  public OutboxEntry append(OutboxMessage message) {
-    Arguments.requireNonNull(message, "message");
-    return appendAll(List.of(message)).get(0);
-  }
 
   @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {

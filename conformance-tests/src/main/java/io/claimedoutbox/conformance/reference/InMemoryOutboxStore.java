@@ -62,11 +62,6 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore {
     return Set.of();
   }
 
-  @Override
-  public OutboxEntry append(OutboxMessage message) {
-    Arguments.requireNonNull(message, "message");
-    return appendAll(List.of(message)).get(0);
-  }
 
   @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {

@@ -2,7 +2,11 @@ package io.claimedoutbox.drain;
 
 import io.claimedoutbox.domain.Claim;
 
-/** One claim being handled: the newest claim (after renewals), its message, and the handler's thread. */
+/**
+ * One claim being handled: the newest claim (after renewals), its message, and the handler's thread.
+ * Its monitor keeps a lease renewal and the recording of the result from overlapping: two writes
+ * under the same claim at once would make one of them lose to the other.
+ */
 final class InFlightEntry {
 
   final ClaimedMessage message;
@@ -27,7 +31,7 @@ final class InFlightEntry {
     return finished;
   }
 
-  void finish() {
+  synchronized void finish() {
     finished = true;
   }
 

@@ -282,20 +282,28 @@ public final class OutboxDrain implements AutoCloseable {
     Instant now = clock.instant();
     int renewed = 0;
     for (InFlightEntry entry : inFlight.values()) {
+      if (renew(entry, now)) {
+        renewed++;
+      }
+    }
+    return renewed;
+  }
+
+  private boolean renew(InFlightEntry entry, Instant now) {
+    synchronized (entry) {
       Claim claim = entry.claim();
       if (entry.isFinished() || entry.message.isClaimLost()
           || Duration.between(now, claim.leaseUntil()).compareTo(renewWhenRemaining) > 0) {
-        continue;
+        return false;
       }
       ClaimTransitionResult result = store.trySaveClaim(claim, LeaseRenewal.of(lease));
       if (result.isApplied()) {
         entry.renewed(Claim.of(result.entry()));
-        renewed++;
-      } else if (!entry.isFinished()) {
-        entry.interruptHandler(true);
+        return true;
       }
+      entry.interruptHandler(true);
+      return false;
     }
-    return renewed;
   }
 
   /**

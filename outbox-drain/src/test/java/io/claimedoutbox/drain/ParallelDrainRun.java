@@ -23,7 +23,9 @@ import java.util.stream.IntStream;
 
 /**
  * Several drains in parallel over one store, with handlers that sometimes take longer than the
- * lease (they move the shared clock past it), sometimes fail, rarely fail for good. Checks that
+ * lease (they move the shared clock past it), sometimes fail, rarely fail for good. Half the drains
+ * renew leases promptly; the other half effectively never do (a stalled renewer), so their slow
+ * entries are taken over by others and their late results come back not applied. Checks that
  * every entry ends delivered or dead-lettered, each attributed to exactly one APPLIED result, and
  * that the counter's applied total equals the applied results observed.
  */
@@ -65,7 +67,7 @@ final class ParallelDrainRun {
           .lease(LEASE)
           .retryPolicy(new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(10), 2.0, 0.5, 4))
           .idleBackoff(Duration.ofMillis(1), Duration.ofMillis(20))
-          .leaseRenewal(Duration.ofMillis(10), Duration.ofSeconds(15))
+          .leaseRenewal(i % 2 == 0 ? Duration.ofMillis(10) : Duration.ofHours(1), Duration.ofSeconds(15))
           .clock(clock)
           .build();
       running.add(drain);

@@ -21,8 +21,8 @@ import picocli.CommandLine.Option;
 /** {@code outbox conformance}: the conformance suite against a live deployment, rule by rule. */
 @Command(name = "conformance", mixinStandardHelpOptions = true,
     description = {"Run the conformance suite against a live deployment through the JUnit Platform launcher,",
-        "printing each rule's result. The suite works in a namespace of its own (schema or database",
-        "outbox_conformance… / key prefix / collection), never in your data. Exits 1 when a rule fails."})
+        "printing each rule's result. The suite works in the program's own namespace (schema or database",
+        "outbox_cli, key prefix outbox-cli-…, or its own collection), never in your data. Exits 1 when a rule fails."})
 final class ConformanceCommand implements Callable<Integer> {
 
   @Option(names = {"-b", "--backend"}, required = true, description = "The deployment: " + Backends.SUPPORTED + ".")

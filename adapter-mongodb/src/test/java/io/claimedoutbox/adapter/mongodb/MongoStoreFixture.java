@@ -12,12 +12,10 @@ import io.claimedoutbox.conformance.FixtureCapability;
 import io.claimedoutbox.conformance.FixtureContext;
 import io.claimedoutbox.conformance.OutboxStoreFixture;
 import io.claimedoutbox.conformance.RawEntryState;
-import io.claimedoutbox.conformance.Rule;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +37,7 @@ final class MongoStoreFixture implements OutboxStoreFixture {
     this.backend = backend;
     this.client = backend.newClient();
     this.raw = client.getDatabase(DATABASE).getCollection(COLLECTION);
-    raw.drop();
+    raw.deleteMany(new Document());
     MongoOutboxStore.builder(client).databaseName(DATABASE).collectionName(COLLECTION).build().createIndexes();
     System.out.println("Conformance backend: MongoDB adapter on " + backend.kind.description
         + " at " + backend.connectionString);
@@ -55,22 +53,6 @@ final class MongoStoreFixture implements OutboxStoreFixture {
   @Override
   public String backendName() {
     return "MongoDB adapter on " + backend.kind.description;
-  }
-
-  /**
-   * The stand-in answers {@code findAndModify} with the stored document object itself and encodes
-   * it after releasing its collection lock, so under concurrent writers a reply can carry a later
-   * write's state (seen here: two claims answered with one token). Real MongoDB answers from the
-   * write's own snapshot. H1 checks exactly such histories, so on the stand-in it is reported
-   * skipped; it runs wherever a real MongoDB is reachable.
-   */
-  @Override
-  public Map<Rule, String> standInGaps() {
-    return backend.isStandIn()
-        ? Map.of(Rule.H1, "mongo-java-server answers findAndModify with its live stored document, encoded after"
-            + " its lock is released, so concurrent replies can show later writes; run against a real MongoDB"
-            + " (OUTBOX_MONGODB_URI, 127.0.0.1:27017 or Docker) to check H1")
-        : Map.of();
   }
 
   @Override

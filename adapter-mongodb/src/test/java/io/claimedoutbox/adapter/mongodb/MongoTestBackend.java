@@ -5,7 +5,6 @@ import com.mongodb.MongoClientSettings;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import de.bwaldvogel.mongo.MongoServer;
-import de.bwaldvogel.mongo.backend.memory.MemoryBackend;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.util.Optional;
@@ -65,7 +64,7 @@ final class MongoTestBackend implements AutoCloseable {
       container.start();
       return new MongoTestBackend(Kind.CONTAINER, container.getReplicaSetUrl(), container);
     }
-    MongoServer server = new MongoServer(new MemoryBackend());
+    MongoServer server = new MongoServer(new SnapshotMemoryBackend());
     InetSocketAddress address = server.bind();
     return new MongoTestBackend(Kind.STAND_IN,
         "mongodb://" + address.getHostString() + ":" + address.getPort(), server::shutdownNow);

@@ -65,9 +65,18 @@ public final class TransitionHistory {
     return claims.stream().filter(claim -> claim.token().generation() > 1).count();
   }
 
-  /** @return how many transition results were recorded */
-  public int attemptCount() {
-    return attempts.size();
+  /** @return how many transition results were APPLIED (writes this history's callers made) */
+  public long appliedCount() {
+    return attempts.stream().filter(attempt -> attempt.result().isApplied()).count();
+  }
+
+  /** @return how many entries an APPLIED delivery or dead-lettering has finished so far */
+  public long finishedEntryCount() {
+    return attempts.stream()
+        .filter(attempt -> attempt.result().isApplied() && attempt.result().entry().status().isTerminal())
+        .map(attempt -> attempt.claim().entryId())
+        .distinct()
+        .count();
   }
 
   /** @return the number of transition results per transition kind and outcome */

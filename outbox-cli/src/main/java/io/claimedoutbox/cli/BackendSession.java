@@ -12,9 +12,6 @@ interface BackendSession extends AutoCloseable {
   /** @return a short human name, for example {@code PostgreSQL 15.20} */
   String label();
 
-  /** @return the URL the user gave */
-  String url();
-
   /** @return the store over a fresh outbox */
   OutboxClaimOutcomeStore store();
 

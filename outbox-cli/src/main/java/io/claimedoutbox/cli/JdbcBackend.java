@@ -39,7 +39,6 @@ final class JdbcBackend implements BackendSession {
       Pattern.compile("(jdbc:(?:mariadb|mysql)://[^/?]+)(/[^?]*)?(\\?.*)?", Pattern.CASE_INSENSITIVE);
 
   private final String label;
-  private final String url;
   private final HikariDataSource dataSource;
   private final EntityManagerFactory factory;
   private final JpaOutboxStore store;
@@ -48,7 +47,6 @@ final class JdbcBackend implements BackendSession {
 
   private JdbcBackend(String label, String url, String workingUrl, OutboxDatabase database, Clock clock,
       Runnable dropNamespace) {
-    this.url = url;
     this.dropNamespace = dropNamespace;
     this.database = database;
     HikariConfig config = new HikariConfig();
@@ -124,11 +122,6 @@ final class JdbcBackend implements BackendSession {
   @Override
   public String label() {
     return label;
-  }
-
-  @Override
-  public String url() {
-    return url;
   }
 
   @Override

@@ -26,14 +26,12 @@ import org.bson.Document;
 /** The MongoDB adapter, in database {@code outbox_cli}, in a collection of its own that is dropped at the end. */
 final class MongoBackend implements BackendSession {
 
-  private final String url;
   private final MongoClient client;
   private final String collection = "race_" + UUID.randomUUID().toString().substring(0, 8);
   private final MongoOutboxStore store;
   private final String label;
 
   private MongoBackend(String url, ConnectionString connection, Clock clock) {
-    this.url = url;
     this.client = MongoClients.create(MongoClientSettings.builder()
         .applyConnectionString(connection)
         .applyToClusterSettings(cluster -> cluster.serverSelectionTimeout(3, TimeUnit.SECONDS))
@@ -64,11 +62,6 @@ final class MongoBackend implements BackendSession {
   @Override
   public String label() {
     return label;
-  }
-
-  @Override
-  public String url() {
-    return url;
   }
 
   @Override

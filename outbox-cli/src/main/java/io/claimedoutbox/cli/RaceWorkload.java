@@ -9,7 +9,6 @@ import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.drain.ObservedOutboxStore;
 import io.claimedoutbox.drain.OutboxDrain;
 import io.claimedoutbox.drain.OutboxMessageHandler;
-import io.claimedoutbox.drain.OutboxMetrics;
 import io.claimedoutbox.drain.PermanentDeliveryFailure;
 import io.claimedoutbox.drain.RetryPolicy;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
@@ -22,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 import java.util.stream.IntStream;
 
@@ -66,13 +66,11 @@ final class RaceWorkload {
       drain.start();
     }
     long deadline = started + settings.timeout().toNanos();
-    int finished = finished(registry);
+    int finished = (int) history.finishedEntryCount();
     while (finished < settings.entries() && System.nanoTime() < deadline) {
       progress.accept(finished);
-      synchronized (registry) {
-        registry.wait(100);
-      }
-      finished = finished(registry);
+      TimeUnit.MILLISECONDS.sleep(100);
+      finished = (int) history.finishedEntryCount();
     }
     progress.accept(finished);
     Duration elapsed = Duration.ofNanos(System.nanoTime() - started);
@@ -88,16 +86,6 @@ final class RaceWorkload {
     return new RaceResult(backend.label(), settings, history.outcomesByTransition(), violations, delivered,
         finished - delivered, history.claimCount(), history.reclaimCount(), elapsed,
         LatencySummary.ofNanos(recording.transitionNanos()), finished >= settings.entries());
-  }
-
-  private static int finished(SimpleMeterRegistry registry) {
-    return (int) registry.find(OutboxMetrics.TRANSITION_ATTEMPTS)
-        .tag(OutboxMetrics.OUTCOME, "applied")
-        .counters().stream()
-        .filter(counter -> !"save".equals(counter.getId().getTag(OutboxMetrics.TRANSITION))
-            && !"failed".equals(counter.getId().getTag(OutboxMetrics.TRANSITION)))
-        .mapToDouble(counter -> counter.count())
-        .sum();
   }
 
   /**

@@ -30,14 +30,12 @@ final class RedisBackend implements BackendSession {
       "local n = 0 for _, key in ipairs(redis.call('KEYS', ARGV[1])) do n = n + redis.call('DEL', key) end return n";
   private static final String TRIVIAL = "return redis.call('SET', KEYS[1], ARGV[1])";
 
-  private final String url;
   private final String prefix = "outbox-cli-" + UUID.randomUUID().toString().substring(0, 8);
   private final JedisPooled redis;
   private final RedisOutboxStore store;
   private final String label;
 
   private RedisBackend(String url, URI uri, Clock clock) {
-    this.url = url;
     try {
       this.redis = new JedisPooled(uri);
       String info = redis.info("server");
@@ -65,11 +63,6 @@ final class RedisBackend implements BackendSession {
   @Override
   public String label() {
     return label;
-  }
-
-  @Override
-  public String url() {
-    return url;
   }
 
   @Override

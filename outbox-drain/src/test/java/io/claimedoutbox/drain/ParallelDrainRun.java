@@ -2,9 +2,10 @@ package io.claimedoutbox.drain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.claimedoutbox.conformance.HistoryRecordingStore;
 import io.claimedoutbox.conformance.MutableClock;
+import io.claimedoutbox.conformance.TransitionHistory;
 import io.claimedoutbox.domain.EntryId;
-import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
@@ -17,13 +18,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 /**
  * Several drains in parallel over one store, with handlers that sometimes take longer than the
- * lease (they move the shared clock past it), sometimes fail, rarely fail for good. Half the drains
+ * lease (they move the shared clock past it), sometimes fail, rarely fail for good. The recorded
+ * history is checked with the conformance suite's H1 rules. Half the drains
  * renew leases promptly; the other half effectively never do (a stalled renewer), so their slow
  * entries are taken over by others and their late results come back not applied. Checks that
  * every entry ends delivered or dead-lettered, each attributed to exactly one APPLIED result, and
@@ -37,9 +40,9 @@ final class ParallelDrainRun {
 
   static void run(String backend, OutboxClaimOutcomeStore rawStore, MutableClock clock, int drains, int entries)
       throws InterruptedException {
-    RecordingStore recorder = new RecordingStore(rawStore, entries);
+    TransitionHistory history = new TransitionHistory();
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    ObservedOutboxStore store = ObservedOutboxStore.observe(recorder, registry);
+    ObservedOutboxStore store = ObservedOutboxStore.observe(new HistoryRecordingStore(rawStore, history), registry);
     List<EntryId> ids = new ArrayList<>();
     for (int first = 0; first < entries; first += 500) {
       List<OutboxMessage> batch = IntStream.range(first, Math.min(entries, first + 500))
@@ -73,25 +76,24 @@ final class ParallelDrainRun {
       running.add(drain);
       drain.start();
     }
+    CountDownLatch pace = new CountDownLatch(1);
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-    while (!recorder.allFinished.await(20, TimeUnit.MILLISECONDS)) {
+    while (history.finishedEntryCount() < entries) {
+      assertThat(pace.await(20, TimeUnit.MILLISECONDS)).isFalse();
       clock.advance(Duration.ofSeconds(1));
       assertThat(System.nanoTime()).as("the drains finish within five minutes").isLessThan(deadline);
     }
     running.forEach(drain -> assertThat(drain.stop(Duration.ofSeconds(30))).isTrue());
 
-    for (EntryId id : ids) {
-      OutboxEntry stored = store.find(id).orElseThrow();
-      assertThat(stored.status().isTerminal()).as("%s finished", id).isTrue();
-      assertThat(recorder.appliedTerminal.get(id)).as("APPLIED terminal results for %s", id).hasSize(1);
-      assertThat(recorder.appliedTerminal.get(id).peek().entry()).isEqualTo(stored);
-    }
+    assertThat(history.violations(ids, store::find, false))
+        .as("every entry finished, each attributed to exactly one APPLIED result, no two live claims, nothing lost")
+        .isEmpty();
     Map<String, Double> byOutcome = new TreeMap<>();
     registry.find(OutboxMetrics.TRANSITION_ATTEMPTS).counters()
         .forEach(counter -> byOutcome.merge(counter.getId().getTag(OutboxMetrics.OUTCOME), counter.count(), Double::sum));
-    assertThat(byOutcome.get("applied")).isEqualTo((double) recorder.applied());
+    assertThat(byOutcome.get("applied")).isEqualTo((double) history.appliedCount());
     double attempts = registry.find(OutboxMetrics.TRANSITION_ATTEMPTS).counters().stream().mapToDouble(Counter::count).sum();
-    assertThat(attempts).isEqualTo(recorder.results.size());
+    assertThat(attempts).isEqualTo(history.outcomeCounts().values().stream().mapToInt(Integer::intValue).sum());
     long delivered = ids.stream().filter(id -> store.find(id).orElseThrow().status()
         == io.claimedoutbox.domain.EntryStatus.DELIVERED).count();
     System.out.printf("Parallel drain on %s: %d drains, %d entries (%d delivered, %d dead-lettered);"

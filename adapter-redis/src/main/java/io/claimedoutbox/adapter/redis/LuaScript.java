@@ -18,12 +18,10 @@ import redis.clients.jedis.exceptions.JedisNoScriptException;
  */
 final class LuaScript {
 
-  private final String name;
   private final byte[] source;
   private final byte[] sha;
 
-  private LuaScript(String name, String source) {
-    this.name = name;
+  private LuaScript(String source) {
     this.source = source.getBytes(StandardCharsets.UTF_8);
     this.sha = sha1Hex(this.source).getBytes(StandardCharsets.US_ASCII);
   }
@@ -34,18 +32,10 @@ final class LuaScript {
       if (in == null) {
         throw new IllegalStateException("missing script resource " + resource);
       }
-      return new LuaScript(name, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      return new LuaScript(new String(in.readAllBytes(), StandardCharsets.UTF_8));
     } catch (IOException failure) {
       throw new UncheckedIOException(failure);
     }
-  }
-
-  String name() {
-    return name;
-  }
-
-  String sha() {
-    return new String(sha, StandardCharsets.US_ASCII);
   }
 
   Object run(UnifiedJedis redis, List<byte[]> keys, List<byte[]> args) {

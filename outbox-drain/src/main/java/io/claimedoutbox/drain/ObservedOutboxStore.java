@@ -2,23 +2,16 @@ package io.claimedoutbox.drain;
 
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
-import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
-import io.claimedoutbox.domain.OutboxEntry;
-import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
-import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.ForwardingOutboxStore;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.StoreArguments;
-import io.claimedoutbox.port.StoreCapability;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
-import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,22 +68,58 @@ public final class ObservedOutboxStore extends ForwardingOutboxStore {
   @Override
   public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
     StoreArguments.checkTransition(claim, request);
-    String transition = request.kind().tagValue();
-    Timer.Sample sample = Timer.start(registry);
+    long started = System.nanoTime();
     ClaimTransitionResult result;
     try {
       result = delegate().tryTransition(claim, request);
     } catch (RuntimeException failure) {
-      sample.stop(registry.timer(OutboxMetrics.TRANSITION_DURATION,
-          OutboxMetrics.TRANSITION, transition, OutboxMetrics.OUTCOME, OutboxMetrics.ERROR_OUTCOME));
-      registry.counter(OutboxMetrics.TRANSITION_ERRORS,
-          OutboxMetrics.TRANSITION, transition, OutboxMetrics.EXCEPTION, failure.getClass().getSimpleName()).increment();
+      countError(request.kind().tagValue(), failure, System.nanoTime() - started);
       throw failure;
     }
+    record(claim, request, result, System.nanoTime() - started);
+    return result;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Each element is counted, timed and logged on its own, exactly as a single call would be;
+   * its duration is the batch call's, the time its caller waited for it.
+   */
+  @Override
+  public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
+    List<ClaimTransition> batch = StoreArguments.checkTransitionAll(transitions);
+    long started = System.nanoTime();
+    List<ClaimTransitionResult> results;
+    try {
+      results = delegate().tryTransitionAll(batch);
+    } catch (RuntimeException failure) {
+      long elapsed = System.nanoTime() - started;
+      batch.forEach(transition -> countError(transition.kind().tagValue(), failure, elapsed));
+      throw failure;
+    }
+    long elapsed = System.nanoTime() - started;
+    for (int i = 0; i < batch.size(); i++) {
+      record(batch.get(i).claim(), batch.get(i).request(), results.get(i), elapsed);
+    }
+    return results;
+  }
+
+  private void countError(String transition, RuntimeException failure, long elapsedNanos) {
+    registry.timer(OutboxMetrics.TRANSITION_DURATION,
+            OutboxMetrics.TRANSITION, transition, OutboxMetrics.OUTCOME, OutboxMetrics.ERROR_OUTCOME)
+        .record(elapsedNanos, TimeUnit.NANOSECONDS);
+    registry.counter(OutboxMetrics.TRANSITION_ERRORS,
+        OutboxMetrics.TRANSITION, transition, OutboxMetrics.EXCEPTION, failure.getClass().getSimpleName()).increment();
+  }
+
+  private void record(Claim claim, TransitionRequest request, ClaimTransitionResult result, long elapsedNanos) {
+    String transition = request.kind().tagValue();
     String outcome = result.outcome().tagValue();
     String durableStatus = result.durableStatus().map(EntryStatus::tagValue).orElse(OutboxMetrics.NO_ROW);
-    sample.stop(registry.timer(OutboxMetrics.TRANSITION_DURATION,
-        OutboxMetrics.TRANSITION, transition, OutboxMetrics.OUTCOME, outcome));
+    registry.timer(OutboxMetrics.TRANSITION_DURATION,
+            OutboxMetrics.TRANSITION, transition, OutboxMetrics.OUTCOME, outcome)
+        .record(elapsedNanos, TimeUnit.NANOSECONDS);
     registry.counter(OutboxMetrics.TRANSITION_ATTEMPTS, OutboxMetrics.OUTCOME, outcome,
         OutboxMetrics.DURABLE_STATUS, durableStatus, OutboxMetrics.TRANSITION, transition).increment();
     if (result.isApplied()) {
@@ -100,12 +129,5 @@ public final class ObservedOutboxStore extends ForwardingOutboxStore {
       log.warn("Claimed outbox transition not applied: worker={} entry={} transition={} outcome={} durable_status={}",
           claim.owner(), claim.entryId(), transition, outcome, durableStatus);
     }
-    return result;
   }
-
-
-
-
-
-
 }

@@ -2,6 +2,7 @@ package io.claimedoutbox.port;
 
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
@@ -40,6 +41,11 @@ public abstract class ForwardingOutboxStore implements OutboxClaimOutcomeStore {
   }
 
   @Override
+  public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
+    return delegate.tryTransitionAll(transitions);
+  }
+
+  @Override
   public Set<StoreCapability> capabilities() {
     return delegate.capabilities();
   }
@@ -48,7 +54,6 @@ public abstract class ForwardingOutboxStore implements OutboxClaimOutcomeStore {
   public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
     return delegate.claimDue(worker, maxEntries, lease);
   }
-
 
   @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {

@@ -1,6 +1,7 @@
 package io.claimedoutbox.port;
 
 import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.DeadLetter;
 import io.claimedoutbox.domain.DeliveryReceipt;
@@ -8,6 +9,8 @@ import io.claimedoutbox.domain.LeaseRenewal;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.RetryableFailure;
 import io.claimedoutbox.domain.TransitionRequest;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -37,6 +40,36 @@ public interface OutboxClaimOutcomeStore extends OutboxClaimStore {
    * @throws OutboxStoreException on infrastructure failure (nothing was written)
    */
   ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request);
+
+  /**
+   * Asks for many transitions at once, each under its own claim: the drain records results this
+   * way. Each element gets exactly the outcome and entry a single {@link #tryTransition} with the
+   * same claim and request would give, whatever its position and whatever the other elements'
+   * outcomes; observation counts and logs each element on its own.
+   *
+   * <p>The whole batch is checked before any I/O (no {@code null} element, no entry twice), so a
+   * bad element writes nothing of the batch. Adapters override this default, which calls
+   * {@link #tryTransition} for each element, with one statement or script per batch.
+   *
+   * <p>When the call throws, the elements before the failure may have been written; as with a
+   * single call, a write is this caller's exactly when the stored entry carries the write stamp
+   * of the attempt, so each element's fate can be read back with {@link #find}.
+   *
+   * @param transitions the (claim, request) pairs; may be empty
+   * @return one result per element, in the order of {@code transitions}
+   * @throws NullPointerException naming the first {@code null} element, before any I/O
+   * @throws IllegalArgumentException when one entry appears twice, before any I/O
+   * @throws TransitionOutcomeUnknownException if a write was sent but its fate is unknown
+   * @throws OutboxStoreException on infrastructure failure
+   */
+  default List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
+    List<ClaimTransition> batch = StoreArguments.checkTransitionAll(transitions);
+    List<ClaimTransitionResult> results = new ArrayList<>(batch.size());
+    for (ClaimTransition transition : batch) {
+      results.add(tryTransition(transition.claim(), transition.request()));
+    }
+    return results;
+  }
 
   /**
    * The implementation properties this store declares.

@@ -2,11 +2,15 @@ package io.claimedoutbox.port;
 
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimTransition;
+import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The argument checks every store runs first, before any I/O, so all adapters reject bad input
@@ -53,5 +57,29 @@ public final class StoreArguments {
       Arguments.requireNonNull(messages.get(i), "messages[" + i + "]");
     }
     return List.copyOf(messages);
+  }
+
+  /**
+   * Checks a batch of transitions and returns an immutable copy: no {@code null} element, and no
+   * entry twice (two transitions of one entry in one batch would make an outcome depend on its
+   * position).
+   *
+   * @param transitions the batch
+   * @return the same transitions, immutable
+   * @throws NullPointerException naming the index of the first {@code null} element
+   * @throws IllegalArgumentException naming both indexes when an entry appears twice
+   */
+  public static List<ClaimTransition> checkTransitionAll(List<ClaimTransition> transitions) {
+    Arguments.requireNonNull(transitions, "transitions");
+    Map<EntryId, Integer> seen = new HashMap<>();
+    for (int i = 0; i < transitions.size(); i++) {
+      ClaimTransition transition = Arguments.requireNonNull(transitions.get(i), "transitions[" + i + "]");
+      Integer earlier = seen.putIfAbsent(transition.entryId(), i);
+      if (earlier != null) {
+        throw new IllegalArgumentException("transitions[" + i + "] repeats entry " + transition.entryId()
+            + " of transitions[" + earlier + "]: one transition per entry in a batch");
+      }
+    }
+    return List.copyOf(transitions);
   }
 }

@@ -1,6 +1,7 @@
 package io.claimedoutbox.adapter.jpa;
 
 import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimFence;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.TransitionKind;
@@ -11,11 +12,22 @@ import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * A commit whose acknowledgement was lost: the write may or may not have landed. Decided only from
- * what the row proves, never guessed.
+ * A write whose acknowledgement was lost: it may or may not have landed. Decided only from what
+ * the row read again proves, never guessed:
+ *
+ * <ul>
+ *   <li>no row: {@code MISSING};
+ *   <li>this attempt's stamp: {@code APPLIED} with the row;
+ *   <li>the revision the write was checked against: nothing was written ({@link OutboxStoreException});
+ *   <li>the next revision under another stamp: another write won, so this one (checked against the
+ *       older revision) never landed; the row decides the outcome as it would have before a write
+ *       ({@code TERMINAL} or {@code STALE_CLAIM}), or, when the claim still holds it, nothing was written;
+ *   <li>anything later, or no answer: {@link TransitionOutcomeUnknownException}, carrying the claim
+ *       and the stamp.
+ * </ul>
  */
 record AmbiguousCommit(
-    Claim claim, TransitionKind kind, OutboxEntry evaluated, WriteStamp stamp, RuntimeException cause) {
+    Claim claim, TransitionKind kind, OutboxEntry evaluated, WriteStamp stamp, Exception cause) {
 
   ClaimTransitionResult resolve(Supplier<Optional<OutboxEntry>> reread) {
     Optional<OutboxEntry> row;
@@ -29,17 +41,20 @@ record AmbiguousCommit(
       return ClaimTransitionResult.missing(claim);
     }
     OutboxEntry now = row.get();
-    long nextRevision = evaluated.revision() + 1;
-    if (now.revision() == nextRevision && now.lastWriteStamp().equals(Optional.of(stamp))) {
+    if (now.lastWriteStamp().equals(Optional.of(stamp))) {
       return ClaimTransitionResult.applied(now);
     }
-    if (now.revision() == nextRevision) {
-      return ClaimTransitionResult.concurrencyLost(now);
-    }
     if (now.revision() == evaluated.revision()) {
-      throw new OutboxStoreException("commit of " + kind + " for outbox entry " + claim.entryId()
-          + " failed and the row is unchanged: nothing was written", cause);
+      throw nothingWritten();
+    }
+    if (now.revision() == evaluated.revision() + 1) {
+      return ClaimFence.decideBeforeWrite(claim, row).orElseThrow(this::nothingWritten);
     }
     throw new TransitionOutcomeUnknownException(claim, kind, stamp, cause);
+  }
+
+  private OutboxStoreException nothingWritten() {
+    return new OutboxStoreException("write of " + kind + " for outbox entry " + claim.entryId()
+        + " failed and the row proves it did not land: nothing was written", cause);
   }
 }

@@ -2,26 +2,61 @@ package io.claimedoutbox.adapter.jpa;
 
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.WorkerId;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.TypedQuery;
+import io.claimedoutbox.domain.WriteStamp;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
-/** One way of claiming a batch of due rows; see {@link ClaimLocking}. */
-interface DueEntryClaimer {
+/**
+ * One way of claiming a batch of due rows (see {@link ClaimLocking}). Both read the due rows in
+ * one statement, take the claim step of the domain ({@link OutboxEntry#claimedBy}) and write all
+ * claims in one JDBC batch of {@link EntryRows#WRITE}, so a batch costs the same few round trips
+ * whatever its size.
+ */
+abstract class DueEntryClaimer {
 
-  /** Oldest due first: the order the {@code outbox_entry_due} index serves. */
-  String DUE_QUERY = "select r from OutboxEntryRecord r where r.dueAt <= :now order by r.dueAt, r.id";
+  final JdbcAccess jdbc;
+  final SqlDialect dialect;
 
-  /**
-   * @return the entries as claimed and committed, oldest due first
-   */
-  List<OutboxEntry> claim(WorkerId worker, int maxEntries, Duration lease, Instant now);
+  DueEntryClaimer(JdbcAccess jdbc, SqlDialect dialect) {
+    this.jdbc = jdbc;
+    this.dialect = dialect;
+  }
 
-  static TypedQuery<OutboxEntryRecord> dueRows(EntityManager em, Instant now, int limit) {
-    return em.createQuery(DUE_QUERY, OutboxEntryRecord.class)
-        .setParameter("now", now)
-        .setMaxResults(limit);
+  /** @return the entries as claimed and committed, oldest due first */
+  abstract List<OutboxEntry> claim(WorkerId worker, int maxEntries, Duration lease, Instant now) throws SQLException;
+
+  List<OutboxEntry> dueRows(Connection connection, Instant now, int limit, boolean lock) throws SQLException {
+    try (PreparedStatement select = connection.prepareStatement(EntryRows.dueQuery(lock))) {
+      dialect.setInstant(select, 1, now);
+      select.setInt(2, limit);
+      List<OutboxEntry> due = new ArrayList<>(Math.min(limit, 1024));
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          due.add(EntryRows.read(rows, dialect));
+        }
+      }
+      return due;
+    }
+  }
+
+  /** Writes each entry's claim, checked against its revision; returns the update count of each. */
+  int[] writeClaims(Connection connection, List<OutboxEntry> due, List<OutboxEntry> claimed,
+      WorkerId worker, Duration lease, Instant now) throws SQLException {
+    WriteStamp stamp = WriteStamp.fresh();
+    try (PreparedStatement write = connection.prepareStatement(EntryRows.WRITE)) {
+      for (OutboxEntry entry : due) {
+        OutboxEntry next = entry.claimedBy(worker, now, lease, stamp);
+        EntryRows.bindWrite(write, next, entry.revision(), dialect);
+        write.addBatch();
+        claimed.add(next);
+      }
+      return write.executeBatch();
+    }
   }
 }

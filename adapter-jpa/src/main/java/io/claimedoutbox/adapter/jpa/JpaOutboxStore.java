@@ -2,7 +2,7 @@ package io.claimedoutbox.adapter.jpa;
 
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
-import io.claimedoutbox.domain.ClaimFence;
+import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
@@ -11,14 +11,14 @@ import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
-import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
-import io.claimedoutbox.port.TransitionOutcomeUnknownException;
-import io.claimedoutbox.port.TransitionWriteHook;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
-import jakarta.persistence.EntityTransaction;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,48 +26,54 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.hibernate.Session;
 
 /**
  * The outbox on Jakarta Persistence with Hibernate ORM: one object implementing all three store
  * contracts over the {@code outbox_entry} table ({@link OutboxSchema} ships its DDL).
  *
- * <p><b>Transitions</b> run in a transaction of their own: read the row, decide with
- * {@link ClaimFence} (missing, terminal, stale: nothing written), otherwise update it. Hibernate's
- * {@code @Version} makes the update a compare-and-set: {@code UPDATE … WHERE id = ? AND revision =
- * ?}. {@code APPLIED} is reported only after the commit returned. An update that matched no row
- * (or that the database rolled back for a concurrent writer) is re-read in a new transaction and
- * reported as {@code MISSING} or {@code CONCURRENCY_LOST}. Two round trips and one commit for a
- * transition that applies; one for a stale one.
+ * <p>Hibernate supplies the configuration, the dialect and the connections (the application's own
+ * {@code EntityManagerFactory} works); the claim and transition paths are the store's own SQL over
+ * those connections, because they must be single statements: JPA would read an entity before
+ * every update.
+ *
+ * <p><b>Transitions</b> ({@link SqlTransitions}): one conditional {@code UPDATE … WHERE id = ? AND
+ * revision = ?} per transition, the revision of the claim's snapshot, and the whole of
+ * {@link #tryTransitionAll} in one JDBC batch: one round trip for applied transitions. A
+ * transition that does not match is decided under a row lock ({@code SELECT … FOR UPDATE}):
+ * missing, terminal or stale with nothing written, or written at the revision read. Evaluation and
+ * write are therefore one atomic step and the store declares
+ * {@link StoreCapability#ATOMIC_EVALUATION}: it never reports {@code CONCURRENCY_LOST}.
  *
  * <p><b>Claims</b> use {@link ClaimLocking}: {@code SKIP LOCKED} batches on PostgreSQL and
- * MariaDB, an optimistic fallback elsewhere.
+ * MariaDB (select, one batch of updates, commit), an optimistic fallback elsewhere.
  *
- * <p><b>Lost commit acknowledgements.</b> When the commit of an update fails in a way that does
- * not prove a rollback, the store re-reads the row and decides from the write stamp it stored:
- * its own stamp at the next revision means {@code APPLIED}; another writer's next revision means
- * {@code CONCURRENCY_LOST}; the unchanged revision means nothing was written (an
- * {@link OutboxStoreException}); anything else, or no answer, is a
- * {@link TransitionOutcomeUnknownException}. It never guesses {@code APPLIED}.
+ * <p><b>Lost acknowledgements.</b> When a write fails in a way that does not prove it was not
+ * applied, the store re-reads the row and decides from the write stamp it stored
+ * ({@link AmbiguousCommit}); it never guesses {@code APPLIED}.
  *
- * <p>Thread-safe: every call uses its own {@code EntityManager}. Appends that must join the
- * caller's transaction use {@link #appendWithin}.
+ * <p>Thread-safe: every call borrows its own connection. Appends that must join the caller's
+ * transaction use {@link #appendWithin}.
  */
 public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
 
-  private final JpaTransactions transactions;
+  private final JdbcAccess jdbc;
+  private final SqlDialect dialect;
   private final Clock clock;
-  private final TransitionWriteHook writeHook;
   private final DueEntryClaimer claimer;
   private final ClaimLocking claimLocking;
+  private final SqlTransitions transitions;
 
   private JpaOutboxStore(Builder builder) {
-    this.transactions = new JpaTransactions(builder.factory);
+    this.jdbc = new JdbcAccess(builder.factory);
+    this.dialect = SqlDialect.of(builder.factory);
     this.clock = builder.clock;
-    this.writeHook = builder.writeHook;
     this.claimLocking = builder.claimLocking == ClaimLocking.AUTO
-        ? JpaDialects.defaultLocking(builder.factory) : builder.claimLocking;
+        ? (dialect.hasSkipLocked() ? ClaimLocking.SKIP_LOCKED : ClaimLocking.OPTIMISTIC)
+        : builder.claimLocking;
     this.claimer = claimLocking == ClaimLocking.SKIP_LOCKED
-        ? new SkipLockedClaimer(transactions) : new OptimisticClaimer(transactions);
+        ? new SkipLockedClaimer(jdbc, dialect) : new OptimisticClaimer(jdbc, dialect);
+    this.transitions = new SqlTransitions(jdbc, dialect, clock);
   }
 
   /**
@@ -75,7 +81,7 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
    * {@link OutboxEntryRecord} (see {@link JpaOutbox#entityManagerFactory}).
    *
    * @param factory the entity manager factory; the store does not close it
-   * @return a builder with the system UTC clock, {@link ClaimLocking#AUTO} and no write hook
+   * @return a builder with the system UTC clock and {@link ClaimLocking#AUTO}
    */
   public static Builder builder(EntityManagerFactory factory) {
     return new Builder(Arguments.requireNonNull(factory, "factory"));
@@ -88,10 +94,14 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
 
   @Override
   public Set<StoreCapability> capabilities() {
-    return Set.of(StoreCapability.TRANSACTIONAL_APPEND);
+    return Set.of(StoreCapability.TRANSACTIONAL_APPEND, StoreCapability.ATOMIC_EVALUATION);
   }
 
-
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One transaction with one JDBC batch of inserts.
+   */
   @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
     List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
@@ -99,18 +109,17 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
       return List.of();
     }
     try {
-      return transactions.inTransaction(em -> persist(em, batch));
-    } catch (RuntimeException failure) {
-      throw JpaTransactions.infrastructure("append", failure);
+      return jdbc.inTransaction(connection -> insert(connection, batch));
+    } catch (SQLException | RuntimeException failure) {
+      throw JdbcAccess.failure("append", failure);
     }
   }
 
   /**
-   * Appends within the caller's transaction: the entries are written exactly when the caller's
-   * business change commits, and not at all when it rolls back.
+   * Appends within the caller's transaction, on its connection: the entries are written exactly
+   * when the caller's business change commits, and not at all when it rolls back.
    *
-   * @param em the caller's entity manager, in an active transaction, whose persistence unit
-   *     manages {@link OutboxEntryRecord}
+   * @param em the caller's entity manager, in an active transaction
    * @param messages what to append
    * @return the entries as they will be stored once the caller commits
    * @throws IllegalStateException if {@code em} has no active transaction
@@ -121,16 +130,24 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
     if (!em.isJoinedToTransaction()) {
       throw new IllegalStateException("appendWithin needs an active transaction on em");
     }
-    return persist(em, batch);
+    try {
+      return em.unwrap(Session.class).doReturningWork(connection -> insert(connection, batch));
+    } catch (RuntimeException failure) {
+      throw JdbcAccess.failure("append", failure);
+    }
   }
 
-  private List<OutboxEntry> persist(EntityManager em, List<OutboxMessage> batch) {
+  private List<OutboxEntry> insert(Connection connection, List<OutboxMessage> batch) throws SQLException {
     Instant now = clock.instant();
     List<OutboxEntry> entries = new ArrayList<>(batch.size());
-    for (OutboxMessage message : batch) {
-      OutboxEntry entry = OutboxEntry.appended(EntryId.generate(), message, now, WriteStamp.fresh());
-      em.persist(OutboxEntryMapper.newRecord(entry));
-      entries.add(entry);
+    try (PreparedStatement insert = connection.prepareStatement(EntryRows.INSERT)) {
+      for (OutboxMessage message : batch) {
+        OutboxEntry entry = OutboxEntry.appended(EntryId.generate(), message, now, WriteStamp.fresh());
+        EntryRows.bindInsert(insert, entry, dialect);
+        insert.addBatch();
+        entries.add(entry);
+      }
+      insert.executeBatch();
     }
     return entries;
   }
@@ -139,27 +156,31 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
   public Optional<OutboxEntry> find(EntryId id) {
     Arguments.requireNonNull(id, "id");
     try {
-      return transactions.inTransaction(em -> read(em, id));
-    } catch (RuntimeException failure) {
-      throw JpaTransactions.infrastructure("find " + id, failure);
+      return jdbc.autoCommitted(connection -> {
+        try (PreparedStatement select = connection.prepareStatement(EntryRows.FIND)) {
+          select.setString(1, id.value());
+          try (ResultSet row = select.executeQuery()) {
+            return row.next() ? Optional.of(EntryRows.read(row, dialect)) : Optional.<OutboxEntry>empty();
+          }
+        }
+      });
+    } catch (SQLException failure) {
+      throw JdbcAccess.failure("find " + id, failure);
     }
-  }
-
-  private static Optional<OutboxEntry> read(EntityManager em, EntryId id) {
-    return Optional.ofNullable(em.find(OutboxEntryRecord.class, id.value()))
-        .map(OutboxEntryMapper::toEntry);
   }
 
   @Override
   public boolean delete(EntryId id) {
     Arguments.requireNonNull(id, "id");
     try {
-      return transactions.inTransaction(em ->
-          em.createQuery("delete from OutboxEntryRecord r where r.id = :id")
-              .setParameter("id", id.value())
-              .executeUpdate() == 1);
-    } catch (RuntimeException failure) {
-      throw JpaTransactions.infrastructure("delete " + id, failure);
+      return jdbc.autoCommitted(connection -> {
+        try (PreparedStatement delete = connection.prepareStatement(EntryRows.DELETE)) {
+          delete.setString(1, id.value());
+          return delete.executeUpdate() == 1;
+        }
+      });
+    } catch (SQLException failure) {
+      throw JdbcAccess.failure("delete " + id, failure);
     }
   }
 
@@ -168,62 +189,27 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
     StoreArguments.checkClaimDue(worker, maxEntries, lease);
     try {
       return claimer.claim(worker, maxEntries, lease, clock.instant()).stream().map(Claim::of).toList();
-    } catch (RuntimeException failure) {
-      throw JpaTransactions.infrastructure("claim due entries for " + worker, failure);
+    } catch (SQLException | RuntimeException failure) {
+      throw JdbcAccess.failure("claim due entries for " + worker, failure);
     }
   }
 
   @Override
   public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
     StoreArguments.checkTransition(claim, request);
-    EntityManager em = transactions.open();
-    EntityTransaction tx = em.getTransaction();
-    try {
-      OutboxEntry written;
-      WriteStamp stamp = WriteStamp.fresh();
-      OutboxEntry evaluated;
-      try {
-        tx.begin();
-        OutboxEntryRecord row = em.find(OutboxEntryRecord.class, claim.entryId().value());
-        Optional<OutboxEntry> durable = Optional.ofNullable(row).map(OutboxEntryMapper::toEntry);
-        Optional<ClaimTransitionResult> decided = ClaimFence.decideBeforeWrite(claim, durable);
-        if (decided.isPresent()) {
-          tx.rollback();
-          return decided.get();
-        }
-        evaluated = durable.get();
-        writeHook.beforeWrite(claim, request.kind());
-        written = request.applyTo(evaluated, clock.instant(), stamp);
-        OutboxEntryMapper.copyInto(written, row);
-        em.flush();
-      } catch (RuntimeException failure) {
-        JpaTransactions.rollbackQuietly(tx);
-        if (JpaTransactions.isLostToConcurrentWriter(failure)) {
-          return ClaimFence.afterLostWrite(claim, find(claim.entryId()));
-        }
-        throw JpaTransactions.infrastructure(request.kind() + " of " + claim.entryId(), failure);
-      }
-      try {
-        tx.commit();
-      } catch (RuntimeException failure) {
-        JpaTransactions.rollbackQuietly(tx);
-        if (JpaTransactions.isLostToConcurrentWriter(failure)) {
-          return ClaimFence.afterLostWrite(claim, find(claim.entryId()));
-        }
-        return new AmbiguousCommit(claim, request.kind(), evaluated, stamp, failure)
-            .resolve(() -> find(claim.entryId()));
-      }
-      return ClaimTransitionResult.applied(written);
-    } finally {
-      em.close();
-    }
+    return transitions.apply(List.of(new ClaimTransition(claim, request))).get(0);
+  }
+
+  @Override
+  public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> batch) {
+    List<ClaimTransition> checked = StoreArguments.checkTransitionAll(batch);
+    return checked.isEmpty() ? List.of() : transitions.apply(checked);
   }
 
   /** Builds a {@link JpaOutboxStore}. Not thread-safe. */
   public static final class Builder {
     private final EntityManagerFactory factory;
     private Clock clock = Clock.systemUTC();
-    private TransitionWriteHook writeHook = TransitionWriteHook.NONE;
     private ClaimLocking claimLocking = ClaimLocking.AUTO;
 
     private Builder(EntityManagerFactory factory) {
@@ -245,17 +231,6 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
      */
     public Builder claimLocking(ClaimLocking value) {
       this.claimLocking = Arguments.requireNonNull(value, "claimLocking");
-      return this;
-    }
-
-    /**
-     * A test seam: called between evaluating a transition and writing it.
-     *
-     * @param value the hook
-     * @return this builder
-     */
-    public Builder writeHook(TransitionWriteHook value) {
-      this.writeHook = Arguments.requireNonNull(value, "writeHook");
       return this;
     }
 

@@ -2,66 +2,40 @@ package io.claimedoutbox.adapter.jpa;
 
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.WorkerId;
-import io.claimedoutbox.domain.WriteStamp;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 
 /**
- * For databases without {@code SKIP LOCKED}: read due candidates without locks, then claim each in
- * a short transaction of its own whose update is checked against the version read. A candidate
- * another worker claimed first fails that check and is skipped. A few spare candidates are read so
- * a batch is still full when some are lost.
+ * For databases without {@code SKIP LOCKED}: read due candidates without locks, then write every
+ * claim with the revision it was read at, each committed on its own. A candidate another worker
+ * claimed first fails that check (update count 0) and is left out, so a batch may come back
+ * shorter than the rows that were due.
  */
-final class OptimisticClaimer implements DueEntryClaimer {
+final class OptimisticClaimer extends DueEntryClaimer {
 
-  private static final int SPARE_CANDIDATES = 8;
-
-  private final JpaTransactions transactions;
-
-  OptimisticClaimer(JpaTransactions transactions) {
-    this.transactions = transactions;
+  OptimisticClaimer(JdbcAccess jdbc, SqlDialect dialect) {
+    super(jdbc, dialect);
   }
 
   @Override
-  public List<OutboxEntry> claim(WorkerId worker, int maxEntries, Duration lease, Instant now) {
-    List<String> candidates = transactions.inTransaction(em ->
-        DueEntryClaimer.dueRows(em, now, maxEntries + SPARE_CANDIDATES).getResultList().stream()
-            .map(row -> row.id)
-            .toList());
-    List<OutboxEntry> claimed = new ArrayList<>();
-    for (String id : candidates) {
-      if (claimed.size() == maxEntries) {
-        break;
+  List<OutboxEntry> claim(WorkerId worker, int maxEntries, Duration lease, Instant now) throws SQLException {
+    return jdbc.autoCommitted(connection -> {
+      List<OutboxEntry> due = dueRows(connection, now, maxEntries, false);
+      List<OutboxEntry> written = new ArrayList<>(due.size());
+      if (due.isEmpty()) {
+        return written;
       }
-      claimOne(id, worker, lease, now).ifPresent(claimed::add);
-    }
-    return claimed;
-  }
-
-  private Optional<OutboxEntry> claimOne(String id, WorkerId worker, Duration lease, Instant now) {
-    try {
-      return transactions.inTransaction(em -> {
-        OutboxEntryRecord row = em.find(OutboxEntryRecord.class, id);
-        if (row == null) {
-          return Optional.empty();
+      int[] counts = writeClaims(connection, due, written, worker, lease, now);
+      List<OutboxEntry> claimed = new ArrayList<>(due.size());
+      for (int i = 0; i < counts.length; i++) {
+        if (counts[i] == 1) {
+          claimed.add(written.get(i));
         }
-        OutboxEntry entry = OutboxEntryMapper.toEntry(row);
-        if (!entry.isDue(now)) {
-          return Optional.empty();
-        }
-        OutboxEntry claimed = entry.claimedBy(worker, now, lease, WriteStamp.fresh());
-        OutboxEntryMapper.copyInto(claimed, row);
-        em.flush();
-        return Optional.of(claimed);
-      });
-    } catch (RuntimeException failure) {
-      if (JpaTransactions.isLostToConcurrentWriter(failure)) {
-        return Optional.empty();
       }
-      throw failure;
-    }
+      return claimed;
+    });
   }
 }

@@ -2,42 +2,38 @@ package io.claimedoutbox.adapter.jpa;
 
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.WorkerId;
-import io.claimedoutbox.domain.WriteStamp;
-import jakarta.persistence.LockModeType;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.hibernate.Timeouts;
 
 /**
  * One transaction: lock up to N due rows with {@code FOR UPDATE SKIP LOCKED}, write each as
- * claimed, commit. Rows another worker is claiming at the same moment are skipped, never waited
- * for, so concurrent batches never block each other or hand out one row twice.
+ * claimed in one batch, commit. Rows another worker is claiming at the same moment are skipped,
+ * never waited for, so concurrent batches never block each other or hand out one row twice.
+ * Three round trips per batch: the select, the batch of updates, the commit.
  */
-final class SkipLockedClaimer implements DueEntryClaimer {
+final class SkipLockedClaimer extends DueEntryClaimer {
 
-  private final JpaTransactions transactions;
-
-  SkipLockedClaimer(JpaTransactions transactions) {
-    this.transactions = transactions;
+  SkipLockedClaimer(JdbcAccess jdbc, SqlDialect dialect) {
+    super(jdbc, dialect);
   }
 
   @Override
-  public List<OutboxEntry> claim(WorkerId worker, int maxEntries, Duration lease, Instant now) {
-    return transactions.inTransaction(em -> {
-      List<OutboxEntryRecord> rows = DueEntryClaimer.dueRows(em, now, maxEntries)
-          .setLockMode(LockModeType.PESSIMISTIC_WRITE)
-          .setHint("jakarta.persistence.lock.timeout", Timeouts.SKIP_LOCKED_MILLI)
-          .getResultList();
-      List<OutboxEntry> claimed = new ArrayList<>(rows.size());
-      for (OutboxEntryRecord row : rows) {
-        OutboxEntry entry = OutboxEntryMapper.toEntry(row)
-            .claimedBy(worker, now, lease, WriteStamp.fresh());
-        OutboxEntryMapper.copyInto(entry, row);
-        claimed.add(entry);
+  List<OutboxEntry> claim(WorkerId worker, int maxEntries, Duration lease, Instant now) throws SQLException {
+    return jdbc.inTransaction(connection -> {
+      List<OutboxEntry> due = dueRows(connection, now, maxEntries, true);
+      List<OutboxEntry> claimed = new ArrayList<>(due.size());
+      if (due.isEmpty()) {
+        return claimed;
       }
-      em.flush();
+      int[] counts = writeClaims(connection, due, claimed, worker, lease, now);
+      for (int i = 0; i < counts.length; i++) {
+        if (counts[i] == 0) {
+          throw new IllegalStateException("bug: locked row " + due.get(i).id() + " changed under its lock");
+        }
+      }
       return claimed;
     });
   }

@@ -59,7 +59,7 @@ class AmbiguousCommitTest {
   }
 
   @Test
-  @DisplayName("the commit landed but its acknowledgement was lost: APPLIED, decided by the stored stamp")
+  @DisplayName("the write landed but its acknowledgement was lost: APPLIED, decided by the stored stamp")
   void landedCommitIsApplied() {
     faults.failNextCommit(Fault.ACK_LOST_AFTER_COMMIT, false);
 
@@ -73,7 +73,7 @@ class AmbiguousCommitTest {
   }
 
   @Test
-  @DisplayName("the connection dropped before the commit: an infrastructure error, nothing written")
+  @DisplayName("the connection dropped before the write: an infrastructure error, nothing written")
   void droppedCommitWroteNothing() {
     faults.failNextCommit(Fault.DROPPED_BEFORE_COMMIT, false);
 
@@ -85,7 +85,7 @@ class AmbiguousCommitTest {
   }
 
   @Test
-  @DisplayName("the commit landed and the store is unreachable afterwards: outcome unknown, never APPLIED")
+  @DisplayName("the write landed and the store is unreachable afterwards: outcome unknown, never APPLIED")
   void landedCommitWithUnreachableStoreIsUnknown() {
     faults.failNextCommit(Fault.ACK_LOST_AFTER_COMMIT, true);
 
@@ -101,7 +101,7 @@ class AmbiguousCommitTest {
   }
 
   @Test
-  @DisplayName("the commit never landed and the store is unreachable afterwards: outcome unknown")
+  @DisplayName("the write never landed and the store is unreachable afterwards: outcome unknown")
   void droppedCommitWithUnreachableStoreIsUnknown() {
     faults.failNextCommit(Fault.DROPPED_BEFORE_COMMIT, true);
 

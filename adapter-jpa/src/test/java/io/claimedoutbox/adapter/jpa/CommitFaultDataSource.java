@@ -4,6 +4,7 @@ import java.io.PrintWriter;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLFeatureNotSupportedException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -12,16 +13,17 @@ import java.util.logging.Logger;
 import javax.sql.DataSource;
 
 /**
- * A real data source whose next commit can be made to lose its acknowledgement (the commit lands,
- * then the connection "drops") or to fail before it lands, and which can refuse new connections,
- * so tests stage the faults of a real network deterministically.
+ * A real data source whose next write (an {@code UPDATE} statement run on its own, or a commit)
+ * can be made to lose its acknowledgement (the write lands, then the connection "drops") or to
+ * fail before it lands, and which can refuse new connections, so tests stage the faults of a real
+ * network deterministically.
  */
 final class CommitFaultDataSource implements DataSource {
 
   enum Fault {
-    /** The database commits, then the client sees the connection drop. */
+    /** The database applies the write, then the client sees the connection drop. */
     ACK_LOST_AFTER_COMMIT,
-    /** The connection drops before the commit reaches the database. */
+    /** The connection drops before the write reaches the database. */
     DROPPED_BEFORE_COMMIT
   }
 
@@ -58,12 +60,38 @@ final class CommitFaultDataSource implements DataSource {
               return failCommit(connection, fault);
             }
           }
-          try {
-            return method.invoke(connection, args);
-          } catch (InvocationTargetException thrown) {
-            throw thrown.getCause();
+          Object result = invoke(connection, method, args);
+          if (method.getName().equals("prepareStatement") && String.valueOf(args[0]).startsWith("UPDATE")) {
+            return faultingWrite((PreparedStatement) result);
           }
+          return result;
         });
+  }
+
+  private Object faultingWrite(PreparedStatement statement) {
+    return Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {PreparedStatement.class},
+        (proxy, method, args) -> {
+          boolean executes = method.getName().equals("executeUpdate") || method.getName().equals("executeBatch");
+          if (executes && statement.getConnection().getAutoCommit()) {
+            Fault fault = nextCommit.getAndSet(null);
+            if (fault == Fault.ACK_LOST_AFTER_COMMIT) {
+              invoke(statement, method, args);
+            }
+            if (fault != null) {
+              refusing.set(refuseAfterFault.get());
+              throw new SQLException("connection reset during the write (staged by the test)", "08006");
+            }
+          }
+          return invoke(statement, method, args);
+        });
+  }
+
+  private static Object invoke(Object target, java.lang.reflect.Method method, Object[] args) throws Throwable {
+    try {
+      return method.invoke(target, args);
+    } catch (InvocationTargetException thrown) {
+      throw thrown.getCause();
+    }
   }
 
   private Object failCommit(Connection connection, Fault fault) throws SQLException {

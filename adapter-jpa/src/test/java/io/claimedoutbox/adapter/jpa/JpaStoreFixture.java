@@ -94,7 +94,7 @@ final class JpaStoreFixture implements OutboxStoreFixture, AutoCloseable {
 
   @Override
   public OutboxClaimOutcomeStore openStore(FixtureContext context) {
-    return JpaOutboxStore.builder(factory).clock(context.clock()).writeHook(context.writeHook()).build();
+    return JpaOutboxStore.builder(factory).clock(context.clock()).build();
   }
 
   @Override
@@ -164,7 +164,6 @@ final class JpaStoreFixture implements OutboxStoreFixture, AutoCloseable {
         "hibernate.boot.allow_jdbc_metadata_access", "false"));
     JpaOutboxStore store = JpaOutboxStore.builder(deadFactory)
         .clock(context.clock())
-        .writeHook(context.writeHook())
         .build();
     return Optional.of(new ClosingStore(store, () -> {
       deadFactory.close();

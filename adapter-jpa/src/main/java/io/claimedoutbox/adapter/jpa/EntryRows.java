@@ -1,0 +1,138 @@
+package io.claimedoutbox.adapter.jpa;
+
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.CurrentClaim;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.HeaderText;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+
+/**
+ * The store's SQL over {@code outbox_entry}, and the one place that moves entries between JDBC and
+ * the domain. Rows read are decoded through {@link OutboxEntryMapper}, so a damaged row is
+ * reported the same way however it was read.
+ *
+ * <p>{@link #WRITE} is the compare-and-set every claim and transition uses: it writes the new
+ * state only where the row is still at the revision the caller saw, and raises the revision
+ * itself (it bypasses Hibernate's {@code @Version}, so it must).
+ */
+final class EntryRows {
+
+  static final String COLUMNS = "id, topic, ordering_key, payload, headers, status, attempts, created_at,"
+      + " updated_at, available_at, due_at, claim_generation, claim_owner, token_nonce, claimed_at,"
+      + " lease_until, last_error, progress, delivery_receipt, write_stamp, revision";
+
+  static final String FIND = "SELECT " + COLUMNS + " FROM outbox_entry WHERE id = ?";
+
+  static final String FIND_FOR_UPDATE = FIND + " FOR UPDATE";
+
+  static final String DELETE = "DELETE FROM outbox_entry WHERE id = ?";
+
+  static final String INSERT = "INSERT INTO outbox_entry (" + COLUMNS + ")"
+      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+  static final String WRITE = "UPDATE outbox_entry SET status = ?, attempts = ?, available_at = ?,"
+      + " due_at = ?, claim_generation = ?, claim_owner = ?, token_nonce = ?, claimed_at = ?,"
+      + " lease_until = ?, last_error = ?, progress = ?, delivery_receipt = ?, updated_at = ?,"
+      + " write_stamp = ?, revision = ? WHERE id = ? AND revision = ?";
+
+  /**
+   * {@link #WRITE} for a transition under a claim: also requires the claim's status, owner and
+   * token, so a row damaged by hand (same revision, other status) is never overwritten and
+   * repaired by accident; the locked path then reads it and reports it.
+   */
+  static final String TRANSITION = WRITE + " AND status = 'CLAIMED' AND claim_owner = ? AND token_nonce = ?";
+
+  private EntryRows() {}
+
+  /** Oldest due first, the order the {@code outbox_entry_due} index serves. */
+  static String dueQuery(boolean lockSkippingLocked) {
+    return "SELECT " + COLUMNS + " FROM outbox_entry WHERE due_at <= ? ORDER BY due_at, id LIMIT ?"
+        + (lockSkippingLocked ? " FOR UPDATE SKIP LOCKED" : "");
+  }
+
+  static OutboxEntry read(ResultSet row, SqlDialect dialect) throws SQLException {
+    OutboxEntryRecord record = new OutboxEntryRecord();
+    record.id = row.getString("id");
+    record.topic = row.getString("topic");
+    record.orderingKey = row.getString("ordering_key");
+    record.payload = row.getBytes("payload");
+    record.headers = row.getString("headers");
+    record.status = row.getString("status");
+    record.attempts = row.getInt("attempts");
+    record.createdAt = dialect.getInstant(row, "created_at");
+    record.updatedAt = dialect.getInstant(row, "updated_at");
+    record.availableAt = dialect.getInstant(row, "available_at");
+    record.dueAt = dialect.getInstant(row, "due_at");
+    record.claimGeneration = row.getLong("claim_generation");
+    record.owner = row.getString("claim_owner");
+    record.tokenNonce = row.getString("token_nonce");
+    record.claimedAt = dialect.getInstant(row, "claimed_at");
+    record.leaseUntil = dialect.getInstant(row, "lease_until");
+    record.lastError = row.getString("last_error");
+    record.progress = row.getString("progress");
+    record.deliveryReceipt = row.getString("delivery_receipt");
+    record.writeStamp = row.getString("write_stamp");
+    record.revision = row.getLong("revision");
+    return OutboxEntryMapper.toEntry(record);
+  }
+
+  /** Binds {@link #INSERT} for a freshly appended entry. */
+  static void bindInsert(PreparedStatement insert, OutboxEntry entry, SqlDialect dialect) throws SQLException {
+    insert.setString(1, entry.id().value());
+    insert.setString(2, entry.topic());
+    insert.setString(3, entry.orderingKey().orElse(null));
+    insert.setBytes(4, entry.payload());
+    insert.setString(5, HeaderText.encode(entry.headers()));
+    insert.setString(6, entry.status().name());
+    insert.setInt(7, entry.attempts());
+    dialect.setInstant(insert, 8, entry.createdAt());
+    dialect.setInstant(insert, 9, entry.updatedAt());
+    dialect.setInstant(insert, 10, entry.availableAt());
+    dialect.setInstant(insert, 11, entry.dueAt().orElse(null));
+    insert.setLong(12, entry.claimGeneration());
+    CurrentClaim claim = entry.currentClaim().orElse(null);
+    insert.setString(13, claim == null ? null : claim.owner().value());
+    insert.setString(14, claim == null ? null : claim.token().nonce().toString());
+    dialect.setInstant(insert, 15, claim == null ? null : claim.claimedAt());
+    dialect.setInstant(insert, 16, claim == null ? null : claim.leaseUntil());
+    insert.setString(17, entry.lastError().orElse(null));
+    insert.setString(18, entry.progress().orElse(null));
+    insert.setString(19, entry.deliveryReceipt().orElse(null));
+    insert.setString(20, entry.lastWriteStamp().map(WriteStamp::toString).orElse(null));
+    insert.setLong(21, entry.revision());
+  }
+
+  /** Binds {@link #WRITE}: store {@code written} where the row is still at {@code expectedRevision}. */
+  /** Binds {@link #TRANSITION}: store {@code written} where the row is still the claim's snapshot. */
+  static void bindTransition(PreparedStatement write, OutboxEntry written, Claim claim, SqlDialect dialect)
+      throws SQLException {
+    bindWrite(write, written, claim.snapshot().revision(), dialect);
+    write.setString(18, claim.owner().value());
+    write.setString(19, claim.token().nonce().toString());
+  }
+
+  static void bindWrite(PreparedStatement write, OutboxEntry written, long expectedRevision, SqlDialect dialect)
+      throws SQLException {
+    write.setString(1, written.status().name());
+    write.setInt(2, written.attempts());
+    dialect.setInstant(write, 3, written.availableAt());
+    dialect.setInstant(write, 4, written.dueAt().orElse(null));
+    write.setLong(5, written.claimGeneration());
+    CurrentClaim claim = written.currentClaim().orElse(null);
+    write.setString(6, claim == null ? null : claim.owner().value());
+    write.setString(7, claim == null ? null : claim.token().nonce().toString());
+    dialect.setInstant(write, 8, claim == null ? null : claim.claimedAt());
+    dialect.setInstant(write, 9, claim == null ? null : claim.leaseUntil());
+    write.setString(10, written.lastError().orElse(null));
+    write.setString(11, written.progress().orElse(null));
+    write.setString(12, written.deliveryReceipt().orElse(null));
+    dialect.setInstant(write, 13, written.updatedAt());
+    write.setString(14, written.lastWriteStamp().map(WriteStamp::toString).orElse(null));
+    write.setLong(15, written.revision());
+    write.setString(16, written.id().value());
+    write.setLong(17, expectedRevision);
+  }
+}

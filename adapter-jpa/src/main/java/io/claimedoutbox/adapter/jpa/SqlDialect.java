@@ -1,0 +1,70 @@
+package io.claimedoutbox.adapter.jpa;
+
+import jakarta.persistence.EntityManagerFactory;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import org.hibernate.dialect.Dialect;
+import org.hibernate.dialect.MariaDBDialect;
+import org.hibernate.dialect.MySQLDialect;
+import org.hibernate.dialect.PostgreSQLDialect;
+import org.hibernate.engine.spi.SessionFactoryImplementor;
+
+/**
+ * What the store's own SQL needs to know about the database behind the Hibernate dialect: how
+ * instants are kept (PostgreSQL and H2 columns carry a time zone; MariaDB's {@code DATETIME} holds
+ * UTC wall time, as Hibernate writes it with {@code hibernate.jdbc.time_zone=UTC}) and whether
+ * {@code SKIP LOCKED} exists.
+ */
+enum SqlDialect {
+  POSTGRESQL(true, true),
+  MARIADB(false, true),
+  OTHER(true, false);
+
+  private final boolean zonedTimestamps;
+  private final boolean skipLocked;
+
+  SqlDialect(boolean zonedTimestamps, boolean skipLocked) {
+    this.zonedTimestamps = zonedTimestamps;
+    this.skipLocked = skipLocked;
+  }
+
+  static SqlDialect of(EntityManagerFactory factory) {
+    Dialect dialect = factory.unwrap(SessionFactoryImplementor.class).getJdbcServices().getDialect();
+    if (dialect instanceof PostgreSQLDialect) {
+      return POSTGRESQL;
+    }
+    if (dialect instanceof MariaDBDialect || dialect instanceof MySQLDialect) {
+      return MARIADB;
+    }
+    return OTHER;
+  }
+
+  boolean hasSkipLocked() {
+    return skipLocked;
+  }
+
+  void setInstant(PreparedStatement statement, int index, Instant instant) throws SQLException {
+    if (instant == null) {
+      statement.setNull(index, zonedTimestamps ? Types.TIMESTAMP_WITH_TIMEZONE : Types.TIMESTAMP);
+    } else if (zonedTimestamps) {
+      statement.setObject(index, OffsetDateTime.ofInstant(instant, ZoneOffset.UTC));
+    } else {
+      statement.setObject(index, LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
+    }
+  }
+
+  Instant getInstant(ResultSet row, String column) throws SQLException {
+    if (zonedTimestamps) {
+      OffsetDateTime value = row.getObject(column, OffsetDateTime.class);
+      return value == null ? null : value.toInstant();
+    }
+    LocalDateTime value = row.getObject(column, LocalDateTime.class);
+    return value == null ? null : value.toInstant(ZoneOffset.UTC);
+  }
+}

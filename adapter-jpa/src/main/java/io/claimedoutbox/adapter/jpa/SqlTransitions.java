@@ -1,0 +1,150 @@
+package io.claimedoutbox.adapter.jpa;
+
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimFence;
+import io.claimedoutbox.domain.ClaimTransition;
+import io.claimedoutbox.domain.ClaimTransitionResult;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.WriteStamp;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Claimed transitions in as few round trips as the database allows, decided atomically.
+ *
+ * <p><b>Fast path</b>, one round trip for a whole batch: every element is written with
+ * {@link EntryRows#TRANSITION} where the row is still at the revision of the claim's snapshot and
+ * held under the claim. Every
+ * write raises the revision, so a row at that revision <em>is</em> the snapshot, held under the
+ * claim: the update is evaluation and write in one statement, and the entry it wrote is computed
+ * from the snapshot instead of being read back.
+ *
+ * <p><b>Locked path</b>, for an element the fast path did not match: in one transaction, read the
+ * row {@code FOR UPDATE}, decide with {@link ClaimFence} (missing, terminal, stale: nothing
+ * written), otherwise write it at the revision read (the holder had written the row since its
+ * snapshot, for example a lease renewal through an older claim object). Under the row lock nothing
+ * can land between evaluation and write, so the store never reports {@code CONCURRENCY_LOST}.
+ *
+ * <p><b>Lost acknowledgements</b> (the statement or the commit failed without proving a
+ * rollback) are resolved per element from the row read again by {@link AmbiguousCommit}.
+ */
+final class SqlTransitions {
+
+  private final JdbcAccess jdbc;
+  private final SqlDialect dialect;
+  private final Clock clock;
+
+  SqlTransitions(JdbcAccess jdbc, SqlDialect dialect, Clock clock) {
+    this.jdbc = jdbc;
+    this.dialect = dialect;
+    this.clock = clock;
+  }
+
+  List<ClaimTransitionResult> apply(List<ClaimTransition> batch) {
+    Instant now = clock.instant();
+    List<OutboxEntry> written = new ArrayList<>(batch.size());
+    for (ClaimTransition transition : batch) {
+      written.add(transition.request().applyTo(transition.claim().snapshot(), now, WriteStamp.fresh()));
+    }
+    int[] counts;
+    try {
+      counts = jdbc.autoCommitted(connection -> writeAll(connection, written, batch));
+    } catch (SQLException | RuntimeException failure) {
+      return resolveAll(batch, written, failure);
+    }
+    List<ClaimTransitionResult> results = new ArrayList<>(batch.size());
+    for (int i = 0; i < batch.size(); i++) {
+      results.add(counts[i] == 0
+          ? applyLocked(batch.get(i))
+          : counts[i] == 1 ? ClaimTransitionResult.applied(written.get(i))
+          : resolve(batch.get(i), written.get(i), new IllegalStateException(
+              "the database answered update count " + counts[i] + " for one row")));
+    }
+    return results;
+  }
+
+  private int[] writeAll(Connection connection, List<OutboxEntry> written, List<ClaimTransition> batch)
+      throws SQLException {
+    try (PreparedStatement write = connection.prepareStatement(EntryRows.TRANSITION)) {
+      if (batch.size() == 1) {
+        EntryRows.bindTransition(write, written.get(0), batch.get(0).claim(), dialect);
+        return new int[] {write.executeUpdate()};
+      }
+      for (int i = 0; i < batch.size(); i++) {
+        EntryRows.bindTransition(write, written.get(i), batch.get(i).claim(), dialect);
+        write.addBatch();
+      }
+      return write.executeBatch();
+    }
+  }
+
+  /** A failed fast-path batch: each element is decided from its row as stored now. */
+  private List<ClaimTransitionResult> resolveAll(List<ClaimTransition> batch, List<OutboxEntry> written,
+      Exception failure) {
+    List<ClaimTransitionResult> results = new ArrayList<>(batch.size());
+    for (int i = 0; i < batch.size(); i++) {
+      results.add(resolve(batch.get(i), written.get(i), failure));
+    }
+    return results;
+  }
+
+  private ClaimTransitionResult resolve(ClaimTransition transition, OutboxEntry written, Exception failure) {
+    Claim claim = transition.claim();
+    return new AmbiguousCommit(claim, transition.kind(), claim.snapshot(),
+        written.lastWriteStamp().orElseThrow(), failure).resolve(() -> find(claim));
+  }
+
+  private ClaimTransitionResult applyLocked(ClaimTransition transition) {
+    Claim claim = transition.claim();
+    WriteStamp stamp = WriteStamp.fresh();
+    OutboxEntry[] evaluated = new OutboxEntry[1];
+    try {
+      return jdbc.inTransaction(connection -> {
+        Optional<OutboxEntry> durable = read(connection, claim, EntryRows.FIND_FOR_UPDATE);
+        Optional<ClaimTransitionResult> decided = ClaimFence.decideBeforeWrite(claim, durable);
+        if (decided.isPresent()) {
+          return decided.get();
+        }
+        evaluated[0] = durable.get();
+        OutboxEntry written = transition.request().applyTo(evaluated[0], clock.instant(), stamp);
+        try (PreparedStatement write = connection.prepareStatement(EntryRows.WRITE)) {
+          EntryRows.bindWrite(write, written, evaluated[0].revision(), dialect);
+          if (write.executeUpdate() != 1) {
+            throw new IllegalStateException("bug: locked row " + claim.entryId() + " changed under its lock");
+          }
+        }
+        return ClaimTransitionResult.applied(written);
+      });
+    } catch (SQLException | RuntimeException failure) {
+      if (evaluated[0] == null) {
+        throw JdbcAccess.failure(transition.kind() + " of " + claim.entryId(), failure);
+      }
+      return new AmbiguousCommit(claim, transition.kind(), evaluated[0], stamp, failure)
+          .resolve(() -> find(claim));
+    }
+  }
+
+  private Optional<OutboxEntry> find(Claim claim) {
+    try {
+      return jdbc.autoCommitted(connection -> read(connection, claim, EntryRows.FIND));
+    } catch (SQLException failure) {
+      throw JdbcAccess.failure("find " + claim.entryId(), failure);
+    }
+  }
+
+  private Optional<OutboxEntry> read(Connection connection, Claim claim, String sql) throws SQLException {
+    try (PreparedStatement select = connection.prepareStatement(sql)) {
+      select.setString(1, claim.entryId().value());
+      try (ResultSet row = select.executeQuery()) {
+        return row.next() ? Optional.of(EntryRows.read(row, dialect)) : Optional.empty();
+      }
+    }
+  }
+}

@@ -2,6 +2,7 @@ package io.claimedoutbox.conformance;
 
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
@@ -51,6 +52,20 @@ public final class HistoryRecordingStore extends ForwardingOutboxStore {
     return result;
   }
 
+  /** Records each element's result; the batch's duration counts once per element. */
+  @Override
+  public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
+    long started = System.nanoTime();
+    List<ClaimTransitionResult> results = delegate().tryTransitionAll(transitions);
+    long elapsed = System.nanoTime() - started;
+    for (int i = 0; i < results.size(); i++) {
+      transitionNanos.add(elapsed);
+      ClaimTransition transition = transitions.get(i);
+      history.recordAttempt(new TransitionHistory.Attempt(transition.claim(), transition.kind(), results.get(i)));
+    }
+    return results;
+  }
+
   @Override
   public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
     List<Claim> claims = delegate().claimDue(worker, maxEntries, lease);
@@ -66,8 +81,4 @@ public final class HistoryRecordingStore extends ForwardingOutboxStore {
     }
     return deleted;
   }
-
-
-
-
 }

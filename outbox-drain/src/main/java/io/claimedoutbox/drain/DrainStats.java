@@ -9,7 +9,15 @@ package io.claimedoutbox.drain;
  * @param handlerFailed handler calls that threw
  * @param claimsLost claims given up because a lease renewal was not applied
  * @param leftToLeaseExpiry claims abandoned at a forced shutdown, left for another worker
- * @param inFlight claims being handled right now
+ * @param releasedUnhandled claims no handler had started when the drain stopped, released (due at
+ *     once) for another worker
+ * @param inFlight claims held right now: being handled, waiting for a handler, or being recorded
  */
 public record DrainStats(
-    long claimed, long handlerSucceeded, long handlerFailed, long claimsLost, long leftToLeaseExpiry, int inFlight) {}
+    long claimed,
+    long handlerSucceeded,
+    long handlerFailed,
+    long claimsLost,
+    long leftToLeaseExpiry,
+    long releasedUnhandled,
+    int inFlight) {}

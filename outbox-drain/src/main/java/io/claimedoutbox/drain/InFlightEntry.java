@@ -3,15 +3,21 @@ package io.claimedoutbox.drain;
 import io.claimedoutbox.domain.Claim;
 
 /**
- * One claim being handled: the newest claim (after renewals), its message, and the handler's thread.
- * Its monitor keeps a lease renewal and the recording of the result from overlapping: two writes
- * under the same claim at once would make one of them lose to the other.
+ * One claim the drain holds, from the claim until its result is recorded: the newest claim (after
+ * renewals), its message, and the handler's thread while one runs.
+ *
+ * <p>A lease renewal and the recording of the result must never overlap (two writes under one claim
+ * at once would make one lose to the other): {@link #beginRenewal} fails once the result is on its
+ * way, and {@link #finish} waits for a renewal in progress to end.
  */
 final class InFlightEntry {
 
+  private enum State { WAITING, RUNNING, RENEWING, FINISHED }
+
   final ClaimedMessage message;
   private volatile Claim claim;
-  private volatile boolean finished;
+  private State state = State.WAITING;
+  private State stateBeforeRenewal;
   private Thread handlerThread;
 
   InFlightEntry(Claim claim) {
@@ -23,32 +29,56 @@ final class InFlightEntry {
     return claim;
   }
 
-  void renewed(Claim renewedClaim) {
-    this.claim = renewedClaim;
+  synchronized boolean beginRenewal() {
+    if (state == State.FINISHED || state == State.RENEWING || message.isClaimLost()) {
+      return false;
+    }
+    stateBeforeRenewal = state;
+    state = State.RENEWING;
+    return true;
   }
 
-  boolean isFinished() {
-    return finished;
-  }
-
-  synchronized void finish() {
-    finished = true;
+  /** Ends a renewal: with a claim the lease was renewed, without one the claim is lost. */
+  synchronized void endRenewal(Claim renewed) {
+    if (renewed != null) {
+      claim = renewed;
+    } else {
+      markLost();
+    }
+    state = stateBeforeRenewal;
+    notifyAll();
   }
 
   synchronized void handlerStarted() {
+    state = State.RUNNING;
     handlerThread = Thread.currentThread();
   }
 
-  synchronized void handlerEnded() {
+  /** The handler returned: waits for a renewal in progress, then no renewal starts any more. */
+  synchronized void finish() {
     handlerThread = null;
     Thread.interrupted();
+    boolean interrupted = false;
+    while (state == State.RENEWING) {
+      try {
+        wait();
+      } catch (InterruptedException stop) {
+        interrupted = true;
+      }
+    }
+    state = State.FINISHED;
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
   }
 
-  /** Interrupts the handler if it is still running; with {@code lost}, marks the claim lost first. */
-  synchronized void interruptHandler(boolean lost) {
-    if (lost) {
-      message.markClaimLost();
-    }
+  /** The claim is lost: its result is never recorded; a running handler is interrupted. */
+  synchronized void markLost() {
+    message.markClaimLost();
+    interruptHandler();
+  }
+
+  synchronized void interruptHandler() {
     if (handlerThread != null) {
       handlerThread.interrupt();
     }

@@ -1,57 +1,49 @@
 package io.claimedoutbox.drain;
 
 import io.claimedoutbox.domain.Arguments;
-import io.claimedoutbox.domain.Claim;
-import io.claimedoutbox.domain.ClaimTransitionResult;
-import io.claimedoutbox.domain.DeadLetter;
-import io.claimedoutbox.domain.DeliveryReceipt;
-import io.claimedoutbox.domain.EntryId;
-import io.claimedoutbox.domain.LeaseRenewal;
-import io.claimedoutbox.domain.RetryableFailure;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The hosted drain: a long-running component that claims batches for one worker id, hands each
- * entry to an {@link OutboxMessageHandler}, and records the result through the store's
- * compatibility methods — delivered, failed (retry later with exponential backoff and jitter) or
- * dead-lettered (permanent failure, or attempts used up). Give it an {@link ObservedOutboxStore}
- * and a losing worker's transitions show up as non-applied warnings and metrics, never as its own
- * success.
+ * The hosted drain: a long-running component that claims entries for one worker id, hands each to
+ * an {@link OutboxMessageHandler}, and records the result — delivered, failed (retry later with
+ * exponential backoff and jitter) or dead-lettered (permanent failure, or attempts used up). Give it
+ * an {@link ObservedOutboxStore} and a losing worker's transitions show up as non-applied warnings
+ * and metrics, never as its own success.
+ *
+ * <p>Four parts, each in its own class:
  *
  * <ul>
- *   <li><b>Bounded concurrency</b>: at most {@code concurrency} handlers run at once; a poll claims
- *       only as many entries as there are free handlers.
- *   <li><b>Back-off</b>: an empty poll doubles the wait before the next one, from {@code minIdle}
- *       to {@code maxIdle}; a poll that found work polls again at once.
- *   <li><b>Lease renewal</b>: every {@code renewalInterval}, each claim whose lease ends within
- *       {@code renewWhenRemaining} is renewed with {@code trySaveClaim}; a renewal that is not
- *       applied means the claim is lost: the handler is interrupted, told through
- *       {@link ClaimedMessage#isClaimLost()}, and its result is never recorded.
- *   <li><b>Poison entries</b> never block others: each entry is handled and recorded on its own.
- *   <li><b>Shutdown</b> ({@link #stop}): claim nothing more, let in-flight handlers finish within
- *       the timeout (renewing their leases meanwhile), then interrupt the rest and leave their
- *       entries to lease expiry. Nothing is lost, and nothing is marked delivered that a handler did
- *       not deliver.
+ *   <li>{@link ClaimPoller}: claims ahead, up to {@code concurrency + bufferSize} held claims, in
+ *       batches of {@code batchSize}; never sleeps while there is work (a full pool parks it until a
+ *       handler finishes), backs off only when the store returned fewer entries than asked.
+ *   <li>{@link HandlerPool}: at most {@code concurrency} handlers at once; each entry is handled on
+ *       its own, so a poison entry never blocks others.
+ *   <li>{@link LeaseKeeper}: every {@code renewalInterval}, renews the claims (running or waiting)
+ *       whose lease ends within {@code renewWhenRemaining}; a waiting claim is checked once more
+ *       before its handler starts. A renewal that is not applied means the claim is lost: the
+ *       handler is interrupted, told through {@link ClaimedMessage#isClaimLost()}, and its result is
+ *       never recorded.
+ *   <li>{@link ResultRecorder}: results that finish close together are written in one
+ *       {@link OutboxClaimOutcomeStore#tryTransitionAll} call, each with its own outcome.
  * </ul>
+ *
+ * <p><b>Shutdown</b> ({@link #stop}): claim nothing more, release claims no handler has started
+ * (failed, due at once, so another worker takes them without waiting for the lease), let running
+ * handlers finish within the timeout (renewing their leases meanwhile), then interrupt the rest
+ * and leave their entries to lease expiry. Nothing is lost, and nothing is marked delivered that a
+ * handler did not deliver.
  *
  * <p>{@link #pollOnce()} and {@link #renewLeases()} are public so a host (or a test) can drive the
  * drain with its own scheduling; {@link #start()} schedules them itself. Time comes from the
@@ -62,60 +54,29 @@ public final class OutboxDrain implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OutboxDrain.class);
   private static final AtomicInteger DRAIN_NUMBER = new AtomicInteger();
 
-  private final OutboxClaimOutcomeStore store;
-  private final OutboxMessageHandler handler;
-  private final WorkerId worker;
-  private final int batchSize;
-  private final Duration lease;
-  private final int concurrency;
-  private final RetryPolicy retryPolicy;
-  private final Duration minIdle;
-  private final Duration maxIdle;
-  private final Duration renewalInterval;
-  private final Duration renewWhenRemaining;
-  private final Duration shutdownTimeout;
-  private final Clock clock;
-  private final Predicate<Throwable> permanent;
+  private final DrainSettings settings;
   private final ExecutorService handlers;
   private final ScheduledExecutorService scheduler;
   private final boolean ownsExecutors;
+  private final HandlerPool pool;
+  private final ClaimPoller poller;
 
-  private final Map<EntryId, InFlightEntry> inFlight = new ConcurrentHashMap<>();
-  private final Object inFlightChanged = new Object();
-  private final AtomicLong claimed = new AtomicLong();
-  private final AtomicLong succeeded = new AtomicLong();
-  private final AtomicLong failed = new AtomicLong();
-  private final AtomicLong lost = new AtomicLong();
-  private final AtomicLong abandoned = new AtomicLong();
-
-  private volatile boolean stopping;
-  private volatile boolean forcedStop;
   private boolean started;
+  private boolean stopped;
   private ScheduledFuture<?> renewalTask;
-  private Duration idle;
 
-  private OutboxDrain(Builder b) {
-    this.store = b.store;
-    this.handler = b.handler;
-    this.worker = Arguments.requireNonNull(b.worker, "workerId");
-    this.batchSize = b.batchSize;
-    this.lease = b.lease;
-    this.concurrency = b.concurrency;
-    this.retryPolicy = b.retryPolicy;
-    this.minIdle = b.minIdle;
-    this.maxIdle = b.maxIdle;
-    this.renewalInterval = b.renewalInterval != null ? b.renewalInterval : lease.dividedBy(3);
-    this.renewWhenRemaining = b.renewWhenRemaining != null ? b.renewWhenRemaining : lease.dividedBy(2);
-    this.shutdownTimeout = b.shutdownTimeout;
-    this.clock = b.clock;
-    this.permanent = b.permanent;
+  private OutboxDrain(Builder b, DrainSettings settings) {
+    this.settings = settings;
     this.ownsExecutors = b.handlers == null;
     int number = DRAIN_NUMBER.incrementAndGet();
-    this.handlers = b.handlers != null ? b.handlers : Executors.newFixedThreadPool(concurrency,
+    this.handlers = b.handlers != null ? b.handlers : Executors.newFixedThreadPool(settings.concurrency(),
         runnable -> daemon(runnable, "outbox-drain-" + number + "-handler"));
     this.scheduler = b.scheduler != null ? b.scheduler : Executors.newSingleThreadScheduledExecutor(
         runnable -> daemon(runnable, "outbox-drain-" + number + "-scheduler"));
-    this.idle = minIdle;
+    ClaimPoller[] wakeUp = new ClaimPoller[1];
+    this.pool = new HandlerPool(settings, b.store, b.handler, handlers, () -> wakeUp[0].roomFreed());
+    this.poller = new ClaimPoller(b.store, settings, pool, scheduler);
+    wakeUp[0] = poller;
   }
 
   private static Thread daemon(Runnable runnable, String name) {
@@ -137,190 +98,63 @@ public final class OutboxDrain implements AutoCloseable {
 
   /** Starts polling and renewing leases on the scheduler. Calling it twice does nothing more. */
   public synchronized void start() {
-    if (started || stopping) {
+    if (started || stopped) {
       return;
     }
     started = true;
-    renewalTask = scheduler.scheduleWithFixedDelay(this::renewQuietly,
-        renewalInterval.toMillis(), renewalInterval.toMillis(), TimeUnit.MILLISECONDS);
-    scheduler.execute(this::pollLoop);
-  }
-
-  private void pollLoop() {
-    if (stopping) {
-      return;
-    }
-    Duration next;
-    try {
-      next = pollOnce() > 0 ? Duration.ZERO : nextIdle();
-    } catch (RuntimeException failure) {
-      LOG.warn("Outbox drain {} could not claim entries; backing off", worker, failure);
-      next = nextIdle();
-    }
-    try {
-      scheduler.schedule(this::pollLoop, next.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (RejectedExecutionException shutDown) {
-      LOG.debug("Outbox drain {} scheduler is shut down", worker);
-    }
-  }
-
-  private synchronized Duration nextIdle() {
-    Duration current = idle;
-    Duration doubled = idle.multipliedBy(2);
-    idle = doubled.compareTo(maxIdle) > 0 ? maxIdle : doubled;
-    return current;
-  }
-
-  private synchronized void resetIdle() {
-    idle = minIdle;
+    long interval = settings.renewalInterval().toMillis();
+    renewalTask = scheduler.scheduleWithFixedDelay(this::renewQuietly, interval, interval, TimeUnit.MILLISECONDS);
+    scheduler.execute(poller::loop);
   }
 
   /**
-   * Claims as many due entries as there are free handlers (at most the batch size) and hands them
+   * Claims as many due entries as the drain has room for (at most the batch size) and hands them
    * to the handlers.
    *
    * @return how many entries were claimed
    */
   public int pollOnce() {
-    int capacity = Math.min(batchSize, concurrency - inFlight.size());
-    if (stopping || capacity <= 0) {
-      return 0;
-    }
-    List<Claim> claims = store.claimDue(worker, capacity, lease);
-    for (Claim claim : claims) {
-      InFlightEntry entry = new InFlightEntry(claim);
-      inFlight.put(claim.entryId(), entry);
-      claimed.incrementAndGet();
-      try {
-        handlers.execute(() -> process(entry));
-      } catch (RejectedExecutionException shutDown) {
-        abandoned.incrementAndGet();
-        removeInFlight(claim.entryId());
-      }
-    }
-    if (!claims.isEmpty()) {
-      resetIdle();
-    }
-    return claims.size();
-  }
-
-  private void process(InFlightEntry entry) {
-    Throwable failure = null;
-    entry.handlerStarted();
-    try {
-      handler.handle(entry.message);
-    } catch (Exception thrown) {
-      failure = thrown;
-    } finally {
-      entry.handlerEnded();
-      entry.finish();
-    }
-    try {
-      record(entry, failure);
-    } catch (RuntimeException storeFailure) {
-      LOG.warn("Outbox drain {} could not record the result for entry {}; its lease will expire and"
-          + " another attempt will follow", worker, entry.claim().entryId(), storeFailure);
-    } finally {
-      removeInFlight(entry.claim().entryId());
-    }
-  }
-
-  private void record(InFlightEntry entry, Throwable failure) {
-    if (entry.message.isClaimLost()) {
-      lost.incrementAndGet();
-      return;
-    }
-    Claim claim = entry.claim();
-    if (failure == null) {
-      succeeded.incrementAndGet();
-      store.markClaimDelivered(claim, DeliveryReceipt.none());
-      return;
-    }
-    failed.incrementAndGet();
-    if (forcedStop) {
-      abandoned.incrementAndGet();
-      return;
-    }
-    if (permanent.test(failure)) {
-      store.markClaimDeadLettered(claim, new DeadLetter("permanent failure: " + describe(failure)));
-    } else if (retryPolicy.isExhausted(claim.attempt())) {
-      store.markClaimDeadLettered(claim, new DeadLetter(
-          "gave up after " + claim.attempt() + " attempts: " + describe(failure)));
-    } else {
-      Instant retryAt = clock.instant().plus(retryPolicy.backoff(claim.attempt(), ThreadLocalRandom.current()));
-      store.markClaimFailed(claim, new RetryableFailure(retryAt, describe(failure)));
-    }
-  }
-
-  private static String describe(Throwable failure) {
-    String message = failure.getMessage();
-    return failure.getClass().getName() + (message == null || message.isBlank() ? "" : ": " + message);
-  }
-
-  private void removeInFlight(EntryId id) {
-    inFlight.remove(id);
-    synchronized (inFlightChanged) {
-      inFlightChanged.notifyAll();
-    }
+    return poller.pollOnce();
   }
 
   private void renewQuietly() {
     try {
       renewLeases();
     } catch (RuntimeException failure) {
-      LOG.warn("Outbox drain {} could not renew leases", worker, failure);
+      LOG.warn("Outbox drain {} could not renew leases", settings.worker(), failure);
     }
   }
 
   /**
-   * Renews the lease of every in-flight claim whose lease ends within {@code renewWhenRemaining};
-   * a renewal that is not applied gives the claim up and interrupts its handler.
+   * Renews the lease of every held claim (running or waiting for a handler) whose lease ends within
+   * {@code renewWhenRemaining}, in one batched call; a renewal that is not applied gives the claim
+   * up and interrupts its handler.
    *
    * @return how many leases were renewed
    */
   public int renewLeases() {
-    Instant now = clock.instant();
-    int renewed = 0;
-    for (InFlightEntry entry : inFlight.values()) {
-      if (renew(entry, now)) {
-        renewed++;
-      }
-    }
-    return renewed;
-  }
-
-  private boolean renew(InFlightEntry entry, Instant now) {
-    synchronized (entry) {
-      Claim claim = entry.claim();
-      if (entry.isFinished() || entry.message.isClaimLost()
-          || Duration.between(now, claim.leaseUntil()).compareTo(renewWhenRemaining) > 0) {
-        return false;
-      }
-      ClaimTransitionResult result = store.trySaveClaim(claim, LeaseRenewal.of(lease));
-      if (result.isApplied()) {
-        entry.renewed(Claim.of(result.entry()));
-        return true;
-      }
-      entry.interruptHandler(true);
-      return false;
-    }
+    return pool.renewLeases();
   }
 
   /**
-   * Stops the drain: claims nothing more, waits up to {@code timeout} for in-flight handlers (still
-   * renewing their leases), then interrupts the rest and leaves their entries to lease expiry.
+   * Stops the drain: claims nothing more, releases claims no handler has started, waits up to
+   * {@code timeout} for running handlers (still renewing their leases), then interrupts the rest
+   * and leaves their entries to lease expiry.
    *
-   * @param timeout how long in-flight handlers may take to finish
-   * @return {@code true} when every in-flight handler finished in time
+   * @param timeout how long running handlers may take to finish
+   * @return {@code true} when every held claim was finished or released in time
    */
   public boolean stop(Duration timeout) {
     Arguments.requireNonNull(timeout, "timeout");
-    stopping = true;
-    boolean drained = awaitInFlight(timeout);
+    synchronized (this) {
+      stopped = true;
+    }
+    poller.stop();
+    pool.stopping();
+    boolean drained = pool.awaitEmpty(timeout);
     if (!drained) {
-      forcedStop = true;
-      inFlight.values().forEach(entry -> entry.interruptHandler(false));
-      awaitInFlight(Duration.ofSeconds(1));
+      pool.forceStop();
+      pool.awaitEmpty(Duration.ofSeconds(1));
     }
     synchronized (this) {
       if (renewalTask != null) {
@@ -334,39 +168,20 @@ public final class OutboxDrain implements AutoCloseable {
     return drained;
   }
 
-  private boolean awaitInFlight(Duration timeout) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    synchronized (inFlightChanged) {
-      while (!inFlight.isEmpty()) {
-        long remaining = deadline - System.nanoTime();
-        if (remaining <= 0) {
-          return false;
-        }
-        try {
-          TimeUnit.NANOSECONDS.timedWait(inFlightChanged, remaining);
-        } catch (InterruptedException interrupted) {
-          Thread.currentThread().interrupt();
-          return false;
-        }
-      }
-    }
-    return true;
-  }
-
   /** Stops with the configured shutdown timeout. */
   @Override
   public void close() {
-    stop(shutdownTimeout);
+    stop(settings.shutdownTimeout());
   }
 
   /** @return this drain's worker id */
   public WorkerId workerId() {
-    return worker;
+    return settings.worker();
   }
 
   /** @return what the drain has done so far */
   public DrainStats stats() {
-    return new DrainStats(claimed.get(), succeeded.get(), failed.get(), lost.get(), abandoned.get(), inFlight.size());
+    return pool.stats();
   }
 
   /** Builds an {@link OutboxDrain}. Not thread-safe. */
@@ -374,7 +189,9 @@ public final class OutboxDrain implements AutoCloseable {
     private final OutboxClaimOutcomeStore store;
     private final OutboxMessageHandler handler;
     private WorkerId worker;
-    private int batchSize = 10;
+    private int batchSize = 100;
+    private Integer bufferSize;
+    private int resultBatchSize = 100;
     private Duration lease = Duration.ofSeconds(30);
     private int concurrency = 4;
     private RetryPolicy retryPolicy = RetryPolicy.defaults();
@@ -399,9 +216,35 @@ public final class OutboxDrain implements AutoCloseable {
       return this;
     }
 
-    /** @param value the most entries one poll claims (default 10) @return this builder */
+    /**
+     * @param value the most entries one poll claims (default 100)
+     * @return this builder
+     */
     public Builder batchSize(int value) {
       this.batchSize = Arguments.requirePositive(value, "batchSize");
+      return this;
+    }
+
+    /**
+     * @param value how many claimed entries may wait for a free handler, on top of the ones being
+     *     handled (default: the batch size, so the next batch is claimed while one is handled);
+     *     0 claims only for free handlers
+     * @return this builder
+     */
+    public Builder bufferSize(int value) {
+      if (value < 0) {
+        throw new IllegalArgumentException("bufferSize must not be negative, was " + value);
+      }
+      this.bufferSize = value;
+      return this;
+    }
+
+    /**
+     * @param value the most results written in one call to the store (default 100)
+     * @return this builder
+     */
+    public Builder resultBatchSize(int value) {
+      this.resultBatchSize = Arguments.requirePositive(value, "resultBatchSize");
       return this;
     }
 
@@ -484,10 +327,15 @@ public final class OutboxDrain implements AutoCloseable {
 
     /** @return the drain, not yet started */
     public OutboxDrain build() {
+      Arguments.requireNonNull(worker, "workerId");
       if (renewWhenRemaining != null && renewWhenRemaining.compareTo(lease) >= 0) {
         throw new IllegalArgumentException("renewWhenRemaining must be shorter than the lease");
       }
-      return new OutboxDrain(this);
+      return new OutboxDrain(this, new DrainSettings(worker, batchSize, concurrency,
+          bufferSize != null ? bufferSize : batchSize, resultBatchSize, lease, minIdle, maxIdle,
+          renewalInterval != null ? renewalInterval : lease.dividedBy(3),
+          renewWhenRemaining != null ? renewWhenRemaining : lease.dividedBy(2),
+          shutdownTimeout, retryPolicy, permanent, clock));
     }
   }
 }

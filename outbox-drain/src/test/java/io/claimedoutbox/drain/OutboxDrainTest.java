@@ -5,10 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
+import io.claimedoutbox.domain.ClaimTransition;
+import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.port.ForwardingOutboxStore;
 import io.claimedoutbox.port.TransitionWriteHook;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -72,7 +75,7 @@ class OutboxDrainTest {
 
     entries.forEach(entry -> assertThat(stored(entry).status()).isEqualTo(EntryStatus.DELIVERED));
     assertThat(generationsSeen).containsExactly(1L, 1L, 1L);
-    assertThat(drain.stats()).isEqualTo(new DrainStats(3, 3, 0, 0, 0, 0));
+    assertThat(drain.stats()).isEqualTo(new DrainStats(3, 3, 0, 0, 0, 0, 0));
   }
 
   @Test
@@ -211,16 +214,74 @@ class OutboxDrainTest {
   }
 
   @Test
-  void concurrencyBoundsHowManyEntriesAreClaimed() {
-    for (int i = 0; i < 5; i++) {
+  void concurrencyPlusBufferBoundsHowManyEntriesAreHeld() {
+    for (int i = 0; i < 6; i++) {
       append();
     }
-    OutboxDrain drain = drain(message -> { }).concurrency(2).build();
+    OutboxDrain drain = drain(message -> { }).concurrency(2).bufferSize(1).batchSize(2).build();
 
-    assertThat(drain.pollOnce()).isEqualTo(2);
-    assertThat(drain.pollOnce()).as("no free handler").isZero();
+    assertThat(drain.pollOnce()).as("one batch").isEqualTo(2);
+    assertThat(drain.pollOnce()).as("the room left: two handlers and one waiting").isEqualTo(1);
+    assertThat(drain.pollOnce()).as("no room").isZero();
     handlers.runAll();
     assertThat(drain.pollOnce()).isEqualTo(2);
+  }
+
+  @Test
+  void aWaitingClaimWhoseLeaseIsMostlySpentIsRenewedBeforeItsHandlerStarts() {
+    OutboxEntry entry = append();
+    List<Instant> leaseSeenByHandler = new ArrayList<>();
+    OutboxDrain drain = drain(message -> leaseSeenByHandler.add(stored(entry).currentClaim().orElseThrow().leaseUntil()))
+        .build();
+
+    drain.pollOnce();
+    clock.advance(Duration.ofSeconds(20));
+    handlers.runAll();
+
+    assertThat(leaseSeenByHandler).containsExactly(START.plusSeconds(20).plus(LEASE));
+    assertThat(stored(entry).status()).isEqualTo(EntryStatus.DELIVERED);
+  }
+
+  @Test
+  void aWaitingClaimThatWasTakenOverIsNeverHandled() {
+    append();
+    List<OutboxEntry> handled = new ArrayList<>();
+    OutboxDrain drain = drain(message -> handled.add(message.entry())).build();
+
+    drain.pollOnce();
+    clock.advance(LEASE);
+    store.claimDue(WorkerId.of("other-worker"), 1, LEASE);
+    handlers.runAll();
+
+    assertThat(handled).isEmpty();
+    assertThat(drain.stats().claimsLost()).isEqualTo(1);
+    assertThat(drain.stats().inFlight()).isZero();
+  }
+
+  @Test
+  void resultsThatFinishWhileAWriteIsInFlightAreRecordedInOneCall() {
+    List<OutboxEntry> entries = List.of(append(), append(), append(), append(), append());
+    List<Integer> groupSizes = new ArrayList<>();
+    ObservedOutboxStore recording = ObservedOutboxStore.observe(new ForwardingOutboxStore(backing) {
+      @Override
+      public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
+        groupSizes.add(transitions.size());
+        if (groupSizes.size() == 1) {
+          handlers.runAll();
+        }
+        return super.tryTransitionAll(transitions);
+      }
+    }, new SimpleMeterRegistry());
+    OutboxDrain drain = OutboxDrain.builder(recording, message -> { })
+        .workerId(WorkerId.of("drain-1")).clock(clock).executors(handlers, unusedScheduler).build();
+
+    assertThat(drain.pollOnce()).isEqualTo(5);
+    handlers.runAll();
+
+    assertThat(groupSizes).as("the first result alone; the four that finished during its write together")
+        .containsExactly(1, 4);
+    entries.forEach(entry -> assertThat(stored(entry).status()).isEqualTo(EntryStatus.DELIVERED));
+    assertThat(drain.stats().inFlight()).isZero();
   }
 
   @Test

@@ -18,6 +18,8 @@ import java.util.Set;
  * A store that hands every call to another one: the base of decorators (observation, recording)
  * that override only what they add to. The compatibility and named {@code try…} methods stay the
  * interface's defaults, so they pass through the decorator's {@link #tryTransition} too.
+ * {@link #tryTransitionAll} goes to the delegate's own batch path, so a decorator that adds to
+ * {@link #tryTransition} must add the same to {@link #tryTransitionAll}.
  */
 public abstract class ForwardingOutboxStore implements OutboxClaimOutcomeStore {
 

@@ -1,0 +1,128 @@
+package io.claimedoutbox.drain;
+
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Claims due entries for the handler pool, ahead of need: it keeps up to {@code concurrency +
+ * bufferSize} claims held, so the handlers never wait for a round trip to the store and the batch
+ * size does not depend on the concurrency.
+ *
+ * <p>It never sleeps while there is work. A batch that came back full is followed by the next at
+ * once; when the pool has no room (every handler busy and the buffer full) the poller parks and is
+ * woken by the next entry that leaves the pool, which is not idleness. It backs off only when the
+ * store returned fewer entries than asked: {@code minIdle} after a short batch, then doubling up
+ * to {@code maxIdle} while the store keeps returning nothing.
+ */
+final class ClaimPoller {
+
+  private static final Logger LOG = LoggerFactory.getLogger(ClaimPoller.class);
+
+  private final OutboxClaimOutcomeStore store;
+  private final DrainSettings settings;
+  private final HandlerPool pool;
+  private final ScheduledExecutorService scheduler;
+  private final AtomicBoolean parked = new AtomicBoolean();
+  private volatile boolean stopping;
+  private Duration idle;
+
+  ClaimPoller(OutboxClaimOutcomeStore store, DrainSettings settings, HandlerPool pool,
+      ScheduledExecutorService scheduler) {
+    this.store = store;
+    this.settings = settings;
+    this.pool = pool;
+    this.scheduler = scheduler;
+    this.idle = settings.minIdle();
+  }
+
+  /** Claims as many due entries as the pool has room for, at most a batch, and dispatches them. */
+  int pollOnce() {
+    int asked = Math.min(settings.batchSize(), pool.room());
+    if (stopping || asked <= 0) {
+      return 0;
+    }
+    List<Claim> claims = store.claimDue(settings.worker(), asked, settings.lease());
+    claims.forEach(pool::dispatch);
+    return claims.size();
+  }
+
+  /** One turn of the loop on the scheduler: poll, then schedule the next turn or park. */
+  void loop() {
+    if (stopping) {
+      return;
+    }
+    if (mustWaitForRoom()) {
+      parked.set(true);
+      if (!mustWaitForRoom() && parked.compareAndSet(true, false)) {
+        execute(this::loop);
+      }
+      return;
+    }
+    long delayMillis;
+    try {
+      int asked = Math.min(settings.batchSize(), pool.room());
+      delayMillis = waitAfter(asked, pollOnce()).toMillis();
+    } catch (RuntimeException failure) {
+      LOG.warn("Outbox drain {} could not claim entries; backing off", settings.worker(), failure);
+      delayMillis = waitAfter(1, 0).toMillis();
+    }
+    if (delayMillis == 0) {
+      execute(this::loop);
+    } else {
+      schedule(delayMillis);
+    }
+  }
+
+  /** Room is worth a poll once a whole batch fits, or at once when no claim is waiting. */
+  private boolean mustWaitForRoom() {
+    int room = pool.room();
+    return room <= 0 || (room < settings.batchSize() && pool.hasWaiting());
+  }
+
+  /** An entry left the pool: a parked poller polls again. */
+  void roomFreed() {
+    if (parked.get() && !mustWaitForRoom() && parked.compareAndSet(true, false)) {
+      execute(this::loop);
+    }
+  }
+
+  /** No wait after a full batch, {@code minIdle} after a short one, a growing wait after none. */
+  private synchronized Duration waitAfter(int asked, int claimed) {
+    if (claimed > 0) {
+      idle = settings.minIdle();
+      return claimed >= asked ? Duration.ZERO : idle;
+    }
+    Duration current = idle;
+    Duration doubled = idle.multipliedBy(2);
+    idle = doubled.compareTo(settings.maxIdle()) > 0 ? settings.maxIdle() : doubled;
+    return current;
+  }
+
+  void stop() {
+    stopping = true;
+  }
+
+  private void execute(Runnable task) {
+    try {
+      scheduler.execute(task);
+    } catch (RejectedExecutionException shutDown) {
+      LOG.debug("Outbox drain {} scheduler is shut down", settings.worker());
+    }
+  }
+
+  private void schedule(long delayMillis) {
+    try {
+      scheduler.schedule(this::loop, delayMillis, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException shutDown) {
+      LOG.debug("Outbox drain {} scheduler is shut down", settings.worker());
+    }
+  }
+}

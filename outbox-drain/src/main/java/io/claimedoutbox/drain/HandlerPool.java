@@ -1,0 +1,210 @@
+package io.claimedoutbox.drain;
+
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.DeadLetter;
+import io.claimedoutbox.domain.DeliveryReceipt;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.RetryableFailure;
+import io.claimedoutbox.domain.TransitionRequest;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs the handler for every claim the poller hands over, on the handler executor, and turns each
+ * handler's end into the transition to record: delivered when it returned, dead-lettered for a
+ * permanent failure or when attempts are used up, otherwise failed with a retry time from the
+ * {@link RetryPolicy}. Holds every claim from the moment it is claimed until its result is
+ * recorded (the in-flight set the poller sizes its claims by and the lease keeper renews).
+ *
+ * <p>A claim still waiting when the drain stops is released at once (failed, due now) instead of
+ * being left to lease expiry. A handler that fails after a forced stop is left to lease expiry: it
+ * was interrupted, not failing.
+ */
+final class HandlerPool {
+
+  private static final Logger LOG = LoggerFactory.getLogger(HandlerPool.class);
+
+  private final DrainSettings settings;
+  private final OutboxMessageHandler handler;
+  private final Executor executor;
+  private final LeaseKeeper leaseKeeper;
+  private final ResultRecorder recorder;
+  private final Runnable onRelease;
+  private final Map<EntryId, InFlightEntry> inFlight = new ConcurrentHashMap<>();
+  private final Object emptied = new Object();
+  private final AtomicInteger waiting = new AtomicInteger();
+
+  private final AtomicLong claimed = new AtomicLong();
+  private final AtomicLong succeeded = new AtomicLong();
+  private final AtomicLong failed = new AtomicLong();
+  private final AtomicLong lost = new AtomicLong();
+  private final AtomicLong abandoned = new AtomicLong();
+  private final AtomicLong released = new AtomicLong();
+
+  private volatile boolean stopping;
+  private volatile boolean forcedStop;
+
+  HandlerPool(DrainSettings settings, OutboxClaimOutcomeStore store, OutboxMessageHandler handler,
+      Executor executor, Runnable onRelease) {
+    this.settings = settings;
+    this.handler = handler;
+    this.executor = executor;
+    this.leaseKeeper = new LeaseKeeper(store, settings);
+    this.recorder = new ResultRecorder(store, settings.worker(), settings.resultBatchSize(), this::release);
+    this.onRelease = onRelease;
+  }
+
+  /** @return how many more claims the drain may take now */
+  int room() {
+    return settings.capacity() - inFlight.size();
+  }
+
+  /** @return whether some claim waits for a free handler */
+  boolean hasWaiting() {
+    return waiting.get() > 0;
+  }
+
+  /** @return how many leases were renewed; see {@link LeaseKeeper#renew} */
+  int renewLeases() {
+    return leaseKeeper.renew(inFlight.values());
+  }
+
+  void dispatch(Claim claim) {
+    InFlightEntry entry = new InFlightEntry(claim);
+    inFlight.put(claim.entryId(), entry);
+    claimed.incrementAndGet();
+    waiting.incrementAndGet();
+    try {
+      executor.execute(() -> run(entry));
+    } catch (RejectedExecutionException shutDown) {
+      waiting.decrementAndGet();
+      abandoned.incrementAndGet();
+      release(entry);
+    }
+  }
+
+  private void run(InFlightEntry entry) {
+    waiting.decrementAndGet();
+    if (stopping) {
+      released.incrementAndGet();
+      entry.finish();
+      recorder.record(entry, new RetryableFailure(settings.clock().instant(),
+          "released unhandled: drain " + settings.worker() + " stopped"));
+      return;
+    }
+    if (!startable(entry)) {
+      entry.finish();
+      lost.incrementAndGet();
+      release(entry);
+      return;
+    }
+    Throwable failure = null;
+    entry.handlerStarted();
+    try {
+      handler.handle(entry.message);
+    } catch (Exception thrown) {
+      failure = thrown;
+    } finally {
+      entry.finish();
+    }
+    TransitionRequest result = resultOf(entry, failure);
+    if (result == null) {
+      release(entry);
+    } else {
+      recorder.record(entry, result);
+    }
+  }
+
+  private boolean startable(InFlightEntry entry) {
+    try {
+      return leaseKeeper.freshBeforeStart(entry);
+    } catch (RuntimeException storeFailure) {
+      LOG.warn("Outbox drain {} could not renew the lease of waiting entry {}; starting it anyway",
+          settings.worker(), entry.claim().entryId(), storeFailure);
+      return !entry.message.isClaimLost();
+    }
+  }
+
+  /** @return the transition to record, or {@code null} when nothing may be recorded */
+  private TransitionRequest resultOf(InFlightEntry entry, Throwable failure) {
+    if (entry.message.isClaimLost()) {
+      lost.incrementAndGet();
+      return null;
+    }
+    if (failure == null) {
+      succeeded.incrementAndGet();
+      return DeliveryReceipt.none();
+    }
+    failed.incrementAndGet();
+    if (forcedStop) {
+      abandoned.incrementAndGet();
+      return null;
+    }
+    Claim claim = entry.claim();
+    if (settings.permanent().test(failure)) {
+      return new DeadLetter("permanent failure: " + describe(failure));
+    }
+    if (settings.retryPolicy().isExhausted(claim.attempt())) {
+      return new DeadLetter("gave up after " + claim.attempt() + " attempts: " + describe(failure));
+    }
+    Duration backoff = settings.retryPolicy().backoff(claim.attempt(), ThreadLocalRandom.current());
+    return new RetryableFailure(settings.clock().instant().plus(backoff), describe(failure));
+  }
+
+  private static String describe(Throwable failure) {
+    String message = failure.getMessage();
+    return failure.getClass().getName() + (message == null || message.isBlank() ? "" : ": " + message);
+  }
+
+  private void release(InFlightEntry entry) {
+    inFlight.remove(entry.claim().entryId());
+    synchronized (emptied) {
+      emptied.notifyAll();
+    }
+    onRelease.run();
+  }
+
+  void stopping() {
+    stopping = true;
+  }
+
+  /** Interrupts every running handler; their failures are left to lease expiry. */
+  void forceStop() {
+    forcedStop = true;
+    inFlight.values().forEach(InFlightEntry::interruptHandler);
+  }
+
+  boolean awaitEmpty(Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    synchronized (emptied) {
+      while (!inFlight.isEmpty()) {
+        long remaining = deadline - System.nanoTime();
+        if (remaining <= 0) {
+          return false;
+        }
+        try {
+          TimeUnit.NANOSECONDS.timedWait(emptied, remaining);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  DrainStats stats() {
+    return new DrainStats(claimed.get(), succeeded.get(), failed.get(), lost.get(), abandoned.get(),
+        released.get(), inFlight.size());
+  }
+}

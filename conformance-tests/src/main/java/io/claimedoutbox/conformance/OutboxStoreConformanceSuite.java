@@ -52,6 +52,16 @@ public abstract class OutboxStoreConformanceSuite {
     }
   }
 
+  /** Rules T11–T13. */
+  @Nested
+  @DisplayName("T · batched transitions")
+  class BatchedTransitions extends BatchTransitionRules {
+    @Override
+    protected OutboxStoreFixture fixture() {
+      return OutboxStoreConformanceSuite.this.fixture();
+    }
+  }
+
   /** Rule K1. */
   @Nested
   @DisplayName("K · compatibility methods")

@@ -73,6 +73,17 @@ public enum Rule {
       + " claim hands it out",
       "that terminal rows have no due time and the fence checks terminal status first"),
 
+  T11(Level.REQUIRED, "tryTransitionAll answers a mixed batch (applied, stale, terminal, missing) with"
+      + " one result per element, in input order, each exactly what a single call would answer",
+      "that the batch path decides every element on its own, with the same fence as the single call,"
+          + " and returns the results in the order of the input"),
+  T12(Level.REQUIRED, "A batch of one transition kind applies every element: each APPLIED with the"
+      + " entry exactly as written, next revision, its own write stamp",
+      "the batch statement or script: one write per element, each checked against its own claim"),
+  T13(Level.REQUIRED, "tryTransitionAll rejects a batch with a null element or one entry twice,"
+      + " naming the element, before any I/O: nothing of the batch is written",
+      "that StoreArguments.checkTransitionAll runs before the first write"),
+
   K1(Level.REQUIRED, "Compatibility methods return exactly try…(…).entry() for every outcome and"
       + " never throw for a non-applied outcome",
       "that markClaim…/saveClaim delegate to the try… path (OutboxClaimOutcomeStore's defaults)"),

@@ -153,7 +153,7 @@ final class JdbcBackend implements BackendSession {
 
     @Override
     public OutboxClaimOutcomeStore openStore(FixtureContext context) {
-      return JpaOutboxStore.builder(factory).clock(context.clock()).writeHook(context.writeHook()).build();
+      return JpaOutboxStore.builder(factory).clock(context.clock()).build();
     }
 
     @Override

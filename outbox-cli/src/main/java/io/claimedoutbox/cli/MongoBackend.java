@@ -96,7 +96,7 @@ final class MongoBackend implements BackendSession {
     @Override
     public OutboxClaimOutcomeStore openStore(FixtureContext context) {
       return MongoOutboxStore.builder(client).databaseName(JdbcBackend.NAMESPACE).collectionName(collection)
-          .clock(context.clock()).writeHook(context.writeHook()).build();
+          .clock(context.clock()).build();
     }
 
     @Override

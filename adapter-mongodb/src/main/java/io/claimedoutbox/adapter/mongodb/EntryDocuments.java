@@ -14,6 +14,7 @@ import java.util.Date;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
 import org.bson.Document;
 import org.bson.types.Binary;
@@ -90,6 +91,31 @@ final class EntryDocuments {
     Document unset = new Document();
     OPTIONAL_FIELDS.stream().filter(field -> !set.containsKey(field)).forEach(field -> unset.append(field, ""));
     Document update = new Document("$set", set);
+    if (!unset.isEmpty()) {
+      update.append("$unset", unset);
+    }
+    return update;
+  }
+
+  /**
+   * The update that makes a transition from {@code before} to {@code after} on whatever the stored
+   * document holds: {@code $set} of the fields the transition changed, {@code $unset} of the ones it
+   * cleared, {@code $inc} of the revision. Fields the transition left alone (a save without progress
+   * keeps the stored progress) stay as stored, so the update does not depend on the document being
+   * exactly {@code before}; the state machine stays in the domain's {@code applyTo}.
+   */
+  static Document changeUpdate(OutboxEntry before, OutboxEntry after) {
+    Document old = toDocument(before);
+    Document next = toDocument(after);
+    Document set = new Document();
+    Document unset = new Document();
+    next.forEach((field, value) -> {
+      if (!field.equals(ID) && !field.equals(REVISION) && !Objects.equals(value, old.get(field))) {
+        set.append(field, value);
+      }
+    });
+    old.keySet().stream().filter(field -> !next.containsKey(field)).forEach(field -> unset.append(field, ""));
+    Document update = new Document("$set", set).append("$inc", new Document(REVISION, after.revision() - before.revision()));
     if (!unset.isEmpty()) {
       update.append("$unset", unset);
     }

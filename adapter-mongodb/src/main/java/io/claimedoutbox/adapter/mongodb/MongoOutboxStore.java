@@ -3,6 +3,7 @@ package io.claimedoutbox.adapter.mongodb;
 import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
 import static com.mongodb.client.model.Filters.exists;
+import static com.mongodb.client.model.Filters.in;
 import static com.mongodb.client.model.Filters.lte;
 
 import com.mongodb.MongoException;
@@ -12,14 +13,18 @@ import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.bulk.BulkWriteResult;
+import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Sorts;
+import com.mongodb.client.model.UpdateOneModel;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimFence;
+import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
@@ -33,13 +38,14 @@ import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
-import io.claimedoutbox.port.TransitionWriteHook;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -51,12 +57,15 @@ import org.bson.conversions.Bson;
  * The outbox on MongoDB: one collection, one document per entry, {@code findOneAndUpdate} as the
  * compare-and-set. One object implementing all three store contracts; thread-safe.
  *
- * <p><b>Transitions</b>: read the document (1 round trip; {@code MISSING}, {@code TERMINAL} and
- * {@code STALE_CLAIM} are decided here and nothing is written), then one {@code findOneAndUpdate}
- * whose filter requires the id, the claim's owner and token, status {@code CLAIMED} and the
- * revision read (2nd round trip; a match is {@code APPLIED} with the document as written). No
- * match means another writer won: the document is read again (3rd round trip) and the result is
- * {@code MISSING} or {@code CONCURRENCY_LOST}.
+ * <p><b>Transitions</b>: one {@code findOneAndUpdate} whose filter requires the id, status
+ * {@code CLAIMED} and the claim's owner and token, and whose update changes only what the
+ * transition changes and raises the revision ({@link EntryDocuments#changeUpdate}). A match is
+ * {@code APPLIED} with the document as written: one round trip. No match means the claim no longer
+ * holds the document: one read decides {@code MISSING}, {@code TERMINAL} or {@code STALE_CLAIM}
+ * (a claim that lost its document never holds it again, so deciding from the later read is the
+ * same as deciding inside the update). Evaluation and write are one atomic step: the store declares
+ * {@link StoreCapability#ATOMIC_EVALUATION} and never reports {@code CONCURRENCY_LOST}. A batch
+ * ({@link #tryTransitionAll}) is one {@code bulkWrite}.
  *
  * <p><b>Claims</b>: one {@code findOneAndUpdate} per claimed entry, filtered on {@code dueAt <=
  * now} and sorted by {@code (dueAt, _id)}: the update moves {@code dueAt} to the lease end, so the
@@ -78,7 +87,6 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
 
   private final MongoCollection<Document> collection;
   private final Clock clock;
-  private final TransitionWriteHook writeHook;
   private final AutoCloseable ownedClient;
 
   private MongoOutboxStore(Builder builder, MongoClient client, AutoCloseable ownedClient) {
@@ -87,7 +95,6 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
         .withWriteConcern(builder.writeConcern)
         .withReadPreference(ReadPreference.primary());
     this.clock = builder.clock;
-    this.writeHook = builder.writeHook;
     this.ownedClient = ownedClient;
   }
 
@@ -128,7 +135,7 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
 
   @Override
   public Set<StoreCapability> capabilities() {
-    return Set.of(StoreCapability.TRANSACTIONAL_APPEND);
+    return Set.of(StoreCapability.TRANSACTIONAL_APPEND, StoreCapability.ATOMIC_EVALUATION);
   }
 
 
@@ -233,26 +240,73 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
   @Override
   public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
     StoreArguments.checkTransition(claim, request);
-    Optional<OutboxEntry> durable = find(claim.entryId());
-    Optional<ClaimTransitionResult> decided = ClaimFence.decideBeforeWrite(claim, durable);
-    if (decided.isPresent()) {
-      return decided.get();
-    }
-    OutboxEntry evaluated = durable.get();
-    writeHook.beforeWrite(claim, request.kind());
-    OutboxEntry written = request.applyTo(evaluated, clock.instant(), WriteStamp.fresh());
+    OutboxEntry written = request.applyTo(claim.snapshot(), clock.instant(), WriteStamp.fresh());
     Document stored = run(request.kind() + " of " + claim.entryId(), () -> collection.findOneAndUpdate(
-        and(eq(EntryDocuments.ID, claim.entryId().value()),
-            eq(EntryDocuments.REVISION, evaluated.revision()),
-            eq(EntryDocuments.STATUS, EntryStatus.CLAIMED.name()),
-            eq(EntryDocuments.OWNER, claim.owner().value()),
-            eq(EntryDocuments.TOKEN_NONCE, claim.token().nonce().toString())),
-        EntryDocuments.toUpdate(written),
+        heldBy(claim), EntryDocuments.changeUpdate(claim.snapshot(), written),
         new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER)));
-    if (stored == null) {
-      return ClaimFence.afterLostWrite(claim, find(claim.entryId()));
+    if (stored != null) {
+      return ClaimTransitionResult.applied(EntryDocuments.toEntry(stored));
     }
-    return ClaimTransitionResult.applied(EntryDocuments.toEntry(stored));
+    return ClaimFence.decideBeforeWrite(claim, find(claim.entryId())).orElseThrow(() -> new OutboxStoreException(
+        "bug: entry " + claim.entryId() + " is held by the claim but the update under it matched nothing"));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One unordered {@code bulkWrite} of updates each checked against the revision of its claim's
+   * snapshot; when every one matched (the usual case) that is the only round trip, and each written
+   * entry is the snapshot with the transition applied. Otherwise one {@code find} of the batch's
+   * ids tells, by write stamp, which landed; each of the rest is decided as a single call.
+   */
+  @Override
+  public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
+    List<ClaimTransition> batch = StoreArguments.checkTransitionAll(transitions);
+    if (batch.size() <= 1) {
+      return batch.stream().map(transition -> tryTransition(transition.claim(), transition.request())).toList();
+    }
+    Instant now = clock.instant();
+    List<OutboxEntry> written = new ArrayList<>(batch.size());
+    List<UpdateOneModel<Document>> updates = new ArrayList<>(batch.size());
+    for (ClaimTransition transition : batch) {
+      OutboxEntry snapshot = transition.claim().snapshot();
+      OutboxEntry next = transition.request().applyTo(snapshot, now, WriteStamp.fresh());
+      written.add(next);
+      updates.add(new UpdateOneModel<>(and(heldBy(transition.claim()), eq(EntryDocuments.REVISION, snapshot.revision())),
+          EntryDocuments.changeUpdate(snapshot, next)));
+    }
+    BulkWriteResult result = run(batch.get(0).kind() + " of " + batch.size() + " entries",
+        () -> collection.bulkWrite(updates, new BulkWriteOptions().ordered(false)));
+    if (result.getMatchedCount() == batch.size()) {
+      return written.stream().map(ClaimTransitionResult::applied).toList();
+    }
+    return decideEach(batch, written);
+  }
+
+  private List<ClaimTransitionResult> decideEach(List<ClaimTransition> batch, List<OutboxEntry> written) {
+    Map<String, OutboxEntry> stored = new HashMap<>();
+    run("find " + batch.size() + " entries", () -> collection.find(in(EntryDocuments.ID,
+            batch.stream().map(transition -> transition.entryId().value()).toList())).into(new ArrayList<>()))
+        .forEach(document -> {
+          OutboxEntry entry = EntryDocuments.toEntry(document);
+          stored.put(entry.id().value(), entry);
+        });
+    List<ClaimTransitionResult> results = new ArrayList<>(batch.size());
+    for (int i = 0; i < batch.size(); i++) {
+      OutboxEntry now = stored.get(batch.get(i).entryId().value());
+      boolean landed = now != null && now.lastWriteStamp().equals(written.get(i).lastWriteStamp());
+      results.add(landed ? ClaimTransitionResult.applied(now)
+          : tryTransition(batch.get(i).claim(), batch.get(i).request()));
+    }
+    return results;
+  }
+
+  /** The filter of a document still held under {@code claim}. */
+  private static Bson heldBy(Claim claim) {
+    return and(eq(EntryDocuments.ID, claim.entryId().value()),
+        eq(EntryDocuments.STATUS, EntryStatus.CLAIMED.name()),
+        eq(EntryDocuments.OWNER, claim.owner().value()),
+        eq(EntryDocuments.TOKEN_NONCE, claim.token().nonce().toString()));
   }
 
   /** Closes the client if this store opened it; a client passed in is left open. */
@@ -282,7 +336,6 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
     private String collectionName = "outbox_entries";
     private WriteConcern writeConcern = WriteConcern.MAJORITY;
     private Clock clock = Clock.systemUTC();
-    private TransitionWriteHook writeHook = TransitionWriteHook.NONE;
 
     private Builder(MongoClient client, String connectionString) {
       this.client = client;
@@ -322,17 +375,6 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
      */
     public Builder clock(Clock value) {
       this.clock = Arguments.requireNonNull(value, "clock");
-      return this;
-    }
-
-    /**
-     * A test seam: called between evaluating a transition and writing it.
-     *
-     * @param value the hook
-     * @return this builder
-     */
-    public Builder writeHook(TransitionWriteHook value) {
-      this.writeHook = Arguments.requireNonNull(value, "writeHook");
       return this;
     }
 

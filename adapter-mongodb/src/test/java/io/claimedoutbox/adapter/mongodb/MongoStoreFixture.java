@@ -71,7 +71,6 @@ final class MongoStoreFixture implements OutboxStoreFixture {
         .databaseName(DATABASE)
         .collectionName(COLLECTION)
         .clock(context.clock())
-        .writeHook(context.writeHook())
         .build();
   }
 
@@ -107,7 +106,6 @@ final class MongoStoreFixture implements OutboxStoreFixture {
         .databaseName(DATABASE)
         .collectionName(COLLECTION)
         .clock(context.clock())
-        .writeHook(context.writeHook())
         .build();
     return Optional.of(new ClosingStore(store, dead::close));
   }

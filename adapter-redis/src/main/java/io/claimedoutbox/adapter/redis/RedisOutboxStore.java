@@ -2,6 +2,7 @@ package io.claimedoutbox.adapter.redis;
 
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.DeadLetter;
 import io.claimedoutbox.domain.DeliveryReceipt;
@@ -32,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -51,7 +53,8 @@ import redis.clients.jedis.exceptions.JedisException;
  * ({@link StoreCapability#ATOMIC_EVALUATION}: it never reports {@code CONCURRENCY_LOST}).
  *
  * <p><b>Round trips.</b> A transition: 1 (the script decides missing, terminal, stale or applied
- * and answers with the entry). A claim batch: 1 with one shard; with S shards, S peeks at each
+ * and answers with the entry); a batch of transitions ({@link #tryTransitionAll}): 1 per shard
+ * holding some of its entries. A claim batch: 1 with one shard; with S shards, S peeks at each
  * shard's oldest due entries plus one claim script per shard that holds some of the oldest N.
  * {@code find} is one {@code HGETALL}; {@code delete} one script; an append batch one script.
  *
@@ -264,22 +267,62 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
 
   /** {@link #tryTransition(Claim, TransitionRequest)} with a given stamp; a repeat writes nothing. */
   ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request, WriteStamp stamp) {
-    OptionalInt shard = keys.shardOf(claim.entryId());
-    if (shard.isEmpty()) {
-      return ClaimTransitionResult.missing(claim);
+    return transitionByShard(List.of(new ClaimTransition(claim, request)), List.of(stamp)).get(0);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One script call per shard that holds some of the entries: one round trip on a standalone
+   * Redis.
+   */
+  @Override
+  public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
+    List<ClaimTransition> batch = StoreArguments.checkTransitionAll(transitions);
+    return transitionByShard(batch, batch.stream().map(transition -> WriteStamp.fresh()).toList());
+  }
+
+  private List<ClaimTransitionResult> transitionByShard(List<ClaimTransition> batch, List<WriteStamp> stamps) {
+    ClaimTransitionResult[] results = new ClaimTransitionResult[batch.size()];
+    Map<Integer, List<Integer>> byShard = new TreeMap<>();
+    for (int i = 0; i < batch.size(); i++) {
+      OptionalInt shard = keys.shardOf(batch.get(i).entryId());
+      if (shard.isEmpty()) {
+        results[i] = ClaimTransitionResult.missing(batch.get(i).claim());
+      } else {
+        byShard.computeIfAbsent(shard.getAsInt(), s -> new ArrayList<>()).add(i);
+      }
     }
-    int s = shard.getAsInt();
     Instant now = Instants.stored(clock.instant());
-    List<byte[]> args = new ArrayList<>(List.of(
-        bytes(claim.entryId().value()),
-        bytes(request.kind().name()),
-        bytes(claim.owner().value()),
-        bytes(claim.token().nonce().toString()),
-        bytes(RedisEntryCodec.millis(now)),
-        bytes(stamp.toString())));
-    args.addAll(requestArguments(request, now));
-    List<?> reply = (List<?>) run(request.kind() + " of " + claim.entryId(), () -> TRANSITION.run(redis,
-        List.of(bytes(keys.entry(s, claim.entryId())), bytes(keys.due(s)), bytes(keys.inflight(s))), args));
+    byShard.forEach((shard, indexes) -> {
+      List<byte[]> keyList = new ArrayList<>(List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard))));
+      List<byte[]> args = new ArrayList<>();
+      args.add(bytes(RedisEntryCodec.millis(now)));
+      for (int i : indexes) {
+        Claim claim = batch.get(i).claim();
+        keyList.add(bytes(keys.entry(shard, claim.entryId())));
+        args.add(bytes(claim.entryId().value()));
+        args.add(bytes(batch.get(i).kind().name()));
+        args.add(bytes(claim.owner().value()));
+        args.add(bytes(claim.token().nonce().toString()));
+        args.add(bytes(stamps.get(i).toString()));
+        args.addAll(requestArguments(batch.get(i).request(), now));
+      }
+      List<?> replies = (List<?>) run(describe(batch, indexes), () -> TRANSITION.run(redis, keyList, args));
+      for (int j = 0; j < indexes.size(); j++) {
+        int i = indexes.get(j);
+        results[i] = decode(batch.get(i).claim(), (List<?>) replies.get(j));
+      }
+    });
+    return List.of(results);
+  }
+
+  private static String describe(List<ClaimTransition> batch, List<Integer> indexes) {
+    ClaimTransition first = batch.get(indexes.get(0));
+    return first.kind() + " of " + first.entryId() + (indexes.size() > 1 ? " and " + (indexes.size() - 1) + " more" : "");
+  }
+
+  private static ClaimTransitionResult decode(Claim claim, List<?> reply) {
     String outcome = text(reply.get(0));
     if (outcome.equals("MISSING")) {
       return ClaimTransitionResult.missing(claim);
@@ -293,17 +336,18 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
     };
   }
 
+  /** The three request arguments of one element of the transition script. */
   private static List<byte[]> requestArguments(TransitionRequest request, Instant now) {
     if (request instanceof DeliveryReceipt receipt) {
       return List.of(bytes(receipt.reference().isPresent() ? "1" : "0"),
-          bytes(OutboxEntry.storedNote(receipt.reference().orElse(""))));
+          bytes(OutboxEntry.storedNote(receipt.reference().orElse(""))), bytes(""));
     }
     if (request instanceof RetryableFailure failure) {
       return List.of(bytes(RedisEntryCodec.millis(failure.retryAt())),
-          bytes(OutboxEntry.storedNote(failure.error())));
+          bytes(OutboxEntry.storedNote(failure.error())), bytes(""));
     }
     if (request instanceof DeadLetter deadLetter) {
-      return List.of(bytes(OutboxEntry.storedNote(deadLetter.reason())), bytes(""));
+      return List.of(bytes(OutboxEntry.storedNote(deadLetter.reason())), bytes(""), bytes(""));
     }
     LeaseRenewal renewal = (LeaseRenewal) request;
     return List.of(bytes(RedisEntryCodec.millis(Instants.stored(now.plus(renewal.extension())))),

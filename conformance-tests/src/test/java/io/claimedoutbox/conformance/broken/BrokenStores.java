@@ -3,6 +3,7 @@ package io.claimedoutbox.conformance.broken;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimToken;
+import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionOutcome;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.CurrentClaim;
@@ -50,6 +51,20 @@ final class BrokenStores {
         OutboxEntry evaluated, Claim claim, TransitionRequest request, Instant now, WriteStamp stamp) {
       OutboxEntry asIfHeld = claim.snapshot().toBuilder().revision(evaluated.revision()).build();
       return super.written(asIfHeld, claim, request, now, stamp);
+    }
+  }
+
+  /** Bug: the batch path takes every element it wrote as applied, whatever the fence said. */
+  static final class BatchAssumesSuccess extends InMemoryOutboxStore {
+    BatchAssumesSuccess(Clock clock, TransitionWriteHook hook) {
+      super(clock, hook);
+    }
+
+    @Override
+    public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
+      return transitions.stream()
+          .map(transition -> ClaimTransitionResult.applied(tryTransition(transition.claim(), transition.request()).entry()))
+          .toList();
     }
   }
 

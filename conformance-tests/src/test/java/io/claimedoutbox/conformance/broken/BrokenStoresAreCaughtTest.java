@@ -45,7 +45,8 @@ class BrokenStoresAreCaughtTest {
         Arguments.of(FabricatedMissingEntrySuite.class, Rule.T2),
         Arguments.of(PartialBatchSuite.class, Rule.B3),
         Arguments.of(DamageSwallowedSuite.class, Rule.B5),
-        Arguments.of(TerminalOverwrittenSuite.class, Rule.T3));
+        Arguments.of(TerminalOverwrittenSuite.class, Rule.T3),
+        Arguments.of(BatchAssumesSuccessSuite.class, Rule.T11));
   }
 
   @ParameterizedTest(name = "{0} fails {1}")
@@ -89,6 +90,12 @@ class BrokenStoresAreCaughtTest {
     @Override
     protected OutboxStoreFixture fixture() {
       return fixture;
+    }
+  }
+
+  static class BatchAssumesSuccessSuite extends BrokenSuite {
+    BatchAssumesSuccessSuite() {
+      super(BrokenStores.BatchAssumesSuccess::new);
     }
   }
 

@@ -1,27 +1,22 @@
--- Decides and writes one claimed transition in one atomic step: the outcome comes from the state
--- inside the script, so a concurrent writer can never land between evaluation and write.
--- KEYS[1]  the entry hash, KEYS[2] due index, KEYS[3] in-flight index
--- ARGV[1]  entry id, ARGV[2] transition (DELIVERED, FAILED, DEAD_LETTERED, SAVE),
--- ARGV[3]  claim owner, ARGV[4] claim token nonce, ARGV[5] now, ARGV[6] this call's write stamp,
--- ARGV[7], ARGV[8]: DELIVERED: receipt flag ('1' or '0'), receipt
---                   FAILED: retry time, error
---                   DEAD_LETTERED: reason, unused
---                   SAVE: lease end, progress flag ('1' or '0'); ARGV[9]: progress
--- Returns {outcome} for MISSING, else {outcome, HGETALL...}. A call repeated with the same write
--- stamp (a blind client retry) finds its own stamp and answers APPLIED without writing again.
-local key, id, kind = KEYS[1], ARGV[1], ARGV[2]
-local owner, nonce, now, stamp = ARGV[3], ARGV[4], ARGV[5], ARGV[6]
+-- Decides and writes claimed transitions of one shard, each in the same atomic step as its
+-- evaluation: an outcome comes from the state inside the script, so no concurrent writer can land
+-- between evaluation and write. One element or many: the drain records a group in one call.
+-- KEYS[1]  due index, KEYS[2] in-flight index, KEYS[2 + i] the hash of element i
+-- ARGV[1]  now; then 8 arguments per element i, from ARGV[2 + 8 * (i - 1)]:
+--          entry id, transition (DELIVERED, FAILED, DEAD_LETTERED, SAVE), claim owner,
+--          claim token nonce, this attempt's write stamp, and three by transition:
+--            DELIVERED: receipt flag ('1' or '0'), receipt, unused
+--            FAILED: retry time, error, unused
+--            DEAD_LETTERED: reason, unused, unused
+--            SAVE: lease end, progress flag ('1' or '0'), progress
+-- Returns one reply per element: {outcome} for MISSING, else {outcome, HGETALL...}. An element
+-- repeated with the same write stamp (a blind client retry) finds its own stamp and answers
+-- APPLIED without writing again. Every row is checked before any is written, so a damaged row
+-- fails the whole call with nothing written: OUTBOX_UNDECODABLE <id> <problem>.
+local now = ARGV[1]
+local count = #KEYS - 2
 
-if redis.call('EXISTS', key) == 0 then
-  return {'MISSING'}
-end
-local row = redis.call('HMGET', key, 'status', 'owner', 'tokenNonce', 'writeStamp', 'revision')
-local status, revision = row[1], tonumber(row[5])
-if status == false or revision == nil then
-  return redis.error_reply('OUTBOX_UNDECODABLE ' .. id .. ' status or revision is missing or not a number')
-end
-
-local function answer(outcome)
+local function answer(key, outcome)
   local reply = {outcome}
   for _, value in ipairs(redis.call('HGETALL', key)) do
     reply[#reply + 1] = value
@@ -29,44 +24,65 @@ local function answer(outcome)
   return reply
 end
 
-if row[4] == stamp then
-  return answer('APPLIED')
-end
-if status == 'DELIVERED' or status == 'DEAD_LETTERED' then
-  return answer('TERMINAL')
-end
-if status ~= 'CLAIMED' or row[2] ~= owner or row[3] ~= nonce then
-  return answer('STALE_CLAIM')
+local rows = {}
+for i = 1, count do
+  local key, id = KEYS[2 + i], ARGV[2 + 8 * (i - 1)]
+  if redis.call('EXISTS', key) == 1 then
+    local row = redis.call('HMGET', key, 'status', 'owner', 'tokenNonce', 'writeStamp', 'revision')
+    if row[1] == false or tonumber(row[5]) == nil then
+      return redis.error_reply('OUTBOX_UNDECODABLE ' .. id .. ' status or revision is missing or not a number')
+    end
+    rows[i] = row
+  end
 end
 
-local function release()
+local function release(key, id)
   redis.call('HDEL', key, 'owner', 'tokenNonce', 'claimedAt', 'leaseUntil')
-  redis.call('ZREM', KEYS[3], id)
+  redis.call('ZREM', KEYS[2], id)
 end
 
-if kind == 'DELIVERED' then
-  release()
-  redis.call('HSET', key, 'status', 'DELIVERED')
-  if ARGV[7] == '1' then
-    redis.call('HSET', key, 'deliveryReceipt', ARGV[8])
+local replies = {}
+for i = 1, count do
+  local base = 2 + 8 * (i - 1)
+  local key, id, kind = KEYS[2 + i], ARGV[base], ARGV[base + 1]
+  local owner, nonce, stamp = ARGV[base + 2], ARGV[base + 3], ARGV[base + 4]
+  local a, b, c = ARGV[base + 5], ARGV[base + 6], ARGV[base + 7]
+  local row = rows[i]
+  if row == nil then
+    replies[i] = {'MISSING'}
+  elseif row[4] == stamp then
+    replies[i] = answer(key, 'APPLIED')
+  elseif row[1] == 'DELIVERED' or row[1] == 'DEAD_LETTERED' then
+    replies[i] = answer(key, 'TERMINAL')
+  elseif row[1] ~= 'CLAIMED' or row[2] ~= owner or row[3] ~= nonce then
+    replies[i] = answer(key, 'STALE_CLAIM')
   else
-    redis.call('HDEL', key, 'deliveryReceipt')
+    if kind == 'DELIVERED' then
+      release(key, id)
+      redis.call('HSET', key, 'status', 'DELIVERED')
+      if a == '1' then
+        redis.call('HSET', key, 'deliveryReceipt', b)
+      else
+        redis.call('HDEL', key, 'deliveryReceipt')
+      end
+    elseif kind == 'FAILED' then
+      release(key, id)
+      redis.call('HSET', key, 'status', 'FAILED', 'availableAt', a, 'lastError', b)
+      redis.call('ZADD', KEYS[1], a, id)
+    elseif kind == 'DEAD_LETTERED' then
+      release(key, id)
+      redis.call('HSET', key, 'status', 'DEAD_LETTERED', 'lastError', a)
+    elseif kind == 'SAVE' then
+      redis.call('HSET', key, 'leaseUntil', a)
+      if b == '1' then
+        redis.call('HSET', key, 'progress', c)
+      end
+      redis.call('ZADD', KEYS[2], a, id)
+    else
+      return redis.error_reply('OUTBOX_BAD_REQUEST unknown transition ' .. tostring(kind))
+    end
+    redis.call('HSET', key, 'updatedAt', now, 'writeStamp', stamp, 'revision', tonumber(row[5]) + 1)
+    replies[i] = answer(key, 'APPLIED')
   end
-elseif kind == 'FAILED' then
-  release()
-  redis.call('HSET', key, 'status', 'FAILED', 'availableAt', ARGV[7], 'lastError', ARGV[8])
-  redis.call('ZADD', KEYS[2], ARGV[7], id)
-elseif kind == 'DEAD_LETTERED' then
-  release()
-  redis.call('HSET', key, 'status', 'DEAD_LETTERED', 'lastError', ARGV[7])
-elseif kind == 'SAVE' then
-  redis.call('HSET', key, 'leaseUntil', ARGV[7])
-  if ARGV[8] == '1' then
-    redis.call('HSET', key, 'progress', ARGV[9])
-  end
-  redis.call('ZADD', KEYS[3], ARGV[7], id)
-else
-  return redis.error_reply('OUTBOX_BAD_REQUEST unknown transition ' .. tostring(kind))
 end
-redis.call('HSET', key, 'updatedAt', now, 'writeStamp', stamp, 'revision', revision + 1)
-return answer('APPLIED')
+return replies

@@ -15,17 +15,19 @@ import java.util.List;
 /**
  * One way of claiming a batch of due rows (see {@link ClaimLocking}). Both read the due rows in
  * one statement, take the claim step of the domain ({@link OutboxEntry#claimedBy}) and write all
- * claims in one JDBC batch of {@link EntryRows#WRITE}, so a batch costs the same few round trips
+ * claims in one round trip ({@link RowWriter}), so a batch costs the same few round trips
  * whatever its size.
  */
 abstract class DueEntryClaimer {
 
   final JdbcAccess jdbc;
   final SqlDialect dialect;
+  private final RowWriter writer;
 
   DueEntryClaimer(JdbcAccess jdbc, SqlDialect dialect) {
     this.jdbc = jdbc;
     this.dialect = dialect;
+    this.writer = RowWriter.of(dialect);
   }
 
   /** @return the entries as claimed and committed, oldest due first */
@@ -45,18 +47,20 @@ abstract class DueEntryClaimer {
     }
   }
 
-  /** Writes each entry's claim, checked against its revision; returns the update count of each. */
+  /**
+   * Writes each entry's claim, checked against its revision.
+   *
+   * @return per entry {@link RowWriter#WRITTEN}, {@link RowWriter#NOT_MATCHED} or {@link RowWriter#UNKNOWN}
+   */
   int[] writeClaims(Connection connection, List<OutboxEntry> due, List<OutboxEntry> claimed,
       WorkerId worker, Duration lease, Instant now) throws SQLException {
     WriteStamp stamp = WriteStamp.fresh();
-    try (PreparedStatement write = connection.prepareStatement(EntryRows.WRITE)) {
-      for (OutboxEntry entry : due) {
-        OutboxEntry next = entry.claimedBy(worker, now, lease, stamp);
-        EntryRows.bindWrite(write, next, entry.revision(), dialect);
-        write.addBatch();
-        claimed.add(next);
-      }
-      return write.executeBatch();
+    List<RowWriter.RowWrite> writes = new ArrayList<>(due.size());
+    for (OutboxEntry entry : due) {
+      OutboxEntry next = entry.claimedBy(worker, now, lease, stamp);
+      writes.add(new RowWriter.RowWrite(next, entry.revision(), null));
+      claimed.add(next);
     }
+    return writer.write(connection, writes);
   }
 }

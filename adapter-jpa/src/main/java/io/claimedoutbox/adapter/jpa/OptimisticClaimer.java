@@ -31,7 +31,7 @@ final class OptimisticClaimer extends DueEntryClaimer {
       int[] counts = writeClaims(connection, due, written, worker, lease, now);
       List<OutboxEntry> claimed = new ArrayList<>(due.size());
       for (int i = 0; i < counts.length; i++) {
-        if (counts[i] == 1) {
+        if (counts[i] == RowWriter.WRITTEN) {
           claimed.add(written.get(i));
         }
       }

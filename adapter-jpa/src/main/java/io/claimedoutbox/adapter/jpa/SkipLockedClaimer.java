@@ -12,7 +12,7 @@ import java.util.List;
  * One transaction: lock up to N due rows with {@code FOR UPDATE SKIP LOCKED}, write each as
  * claimed in one batch, commit. Rows another worker is claiming at the same moment are skipped,
  * never waited for, so concurrent batches never block each other or hand out one row twice.
- * Three round trips per batch: the select, the batch of updates, the commit.
+ * Three round trips per batch: the select, the updates, the commit.
  */
 final class SkipLockedClaimer extends DueEntryClaimer {
 
@@ -30,7 +30,7 @@ final class SkipLockedClaimer extends DueEntryClaimer {
       }
       int[] counts = writeClaims(connection, due, claimed, worker, lease, now);
       for (int i = 0; i < counts.length; i++) {
-        if (counts[i] == 0) {
+        if (counts[i] == RowWriter.NOT_MATCHED) {
           throw new IllegalStateException("bug: locked row " + due.get(i).id() + " changed under its lock");
         }
       }

@@ -19,9 +19,8 @@ import java.util.Optional;
 /**
  * Claimed transitions in as few round trips as the database allows, decided atomically.
  *
- * <p><b>Fast path</b>, one round trip for a whole batch: every element is written with
- * {@link EntryRows#TRANSITION} where the row is still at the revision of the claim's snapshot and
- * held under the claim. Every
+ * <p><b>Fast path</b>, one round trip for a whole batch ({@link RowWriter}): every element is
+ * written where the row is still at the revision of the claim's snapshot and held under the claim. Every
  * write raises the revision, so a row at that revision <em>is</em> the snapshot, held under the
  * claim: the update is evaluation and write in one statement, and the entry it wrote is computed
  * from the snapshot instead of being read back.
@@ -39,11 +38,13 @@ final class SqlTransitions {
 
   private final JdbcAccess jdbc;
   private final SqlDialect dialect;
+  private final RowWriter writer;
   private final Clock clock;
 
   SqlTransitions(JdbcAccess jdbc, SqlDialect dialect, Clock clock) {
     this.jdbc = jdbc;
     this.dialect = dialect;
+    this.writer = RowWriter.of(dialect);
     this.clock = clock;
   }
 
@@ -53,36 +54,27 @@ final class SqlTransitions {
     for (ClaimTransition transition : batch) {
       written.add(transition.request().applyTo(transition.claim().snapshot(), now, WriteStamp.fresh()));
     }
-    int[] counts;
+    List<RowWriter.RowWrite> writes = new ArrayList<>(batch.size());
+    for (int i = 0; i < batch.size(); i++) {
+      Claim claim = batch.get(i).claim();
+      writes.add(new RowWriter.RowWrite(written.get(i), claim.snapshot().revision(), claim));
+    }
+    int[] outcomes;
     try {
-      counts = jdbc.autoCommitted(connection -> writeAll(connection, written, batch));
+      outcomes = jdbc.autoCommitted(connection -> writer.write(connection, writes));
     } catch (SQLException | RuntimeException failure) {
       return resolveAll(batch, written, failure);
     }
     List<ClaimTransitionResult> results = new ArrayList<>(batch.size());
     for (int i = 0; i < batch.size(); i++) {
-      results.add(counts[i] == 0
-          ? applyLocked(batch.get(i))
-          : counts[i] == 1 ? ClaimTransitionResult.applied(written.get(i))
-          : resolve(batch.get(i), written.get(i), new IllegalStateException(
-              "the database answered update count " + counts[i] + " for one row")));
+      results.add(switch (outcomes[i]) {
+        case RowWriter.WRITTEN -> ClaimTransitionResult.applied(written.get(i));
+        case RowWriter.NOT_MATCHED -> applyLocked(batch.get(i));
+        default -> resolve(batch.get(i), written.get(i), new IllegalStateException(
+            "the database did not say whether the row was written"));
+      });
     }
     return results;
-  }
-
-  private int[] writeAll(Connection connection, List<OutboxEntry> written, List<ClaimTransition> batch)
-      throws SQLException {
-    try (PreparedStatement write = connection.prepareStatement(EntryRows.TRANSITION)) {
-      if (batch.size() == 1) {
-        EntryRows.bindTransition(write, written.get(0), batch.get(0).claim(), dialect);
-        return new int[] {write.executeUpdate()};
-      }
-      for (int i = 0; i < batch.size(); i++) {
-        EntryRows.bindTransition(write, written.get(i), batch.get(i).claim(), dialect);
-        write.addBatch();
-      }
-      return write.executeBatch();
-    }
   }
 
   /** A failed fast-path batch: each element is decided from its row as stored now. */
@@ -114,11 +106,9 @@ final class SqlTransitions {
         }
         evaluated[0] = durable.get();
         OutboxEntry written = transition.request().applyTo(evaluated[0], clock.instant(), stamp);
-        try (PreparedStatement write = connection.prepareStatement(EntryRows.WRITE)) {
-          EntryRows.bindWrite(write, written, evaluated[0].revision(), dialect);
-          if (write.executeUpdate() != 1) {
-            throw new IllegalStateException("bug: locked row " + claim.entryId() + " changed under its lock");
-          }
+        int[] outcome = writer.write(connection, List.of(new RowWriter.RowWrite(written, evaluated[0].revision(), null)));
+        if (outcome[0] == RowWriter.NOT_MATCHED) {
+          throw new IllegalStateException("bug: locked row " + claim.entryId() + " changed under its lock");
         }
         return ClaimTransitionResult.applied(written);
       });

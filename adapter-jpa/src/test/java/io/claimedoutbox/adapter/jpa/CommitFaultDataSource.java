@@ -71,7 +71,8 @@ final class CommitFaultDataSource implements DataSource {
   private Object faultingWrite(PreparedStatement statement) {
     return Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {PreparedStatement.class},
         (proxy, method, args) -> {
-          boolean executes = method.getName().equals("executeUpdate") || method.getName().equals("executeBatch");
+          boolean executes = method.getName().equals("executeUpdate") || method.getName().equals("executeBatch")
+              || method.getName().equals("executeQuery");
           if (executes && statement.getConnection().getAutoCommit()) {
             Fault fault = nextCommit.getAndSet(null);
             if (fault == Fault.ACK_LOST_AFTER_COMMIT) {

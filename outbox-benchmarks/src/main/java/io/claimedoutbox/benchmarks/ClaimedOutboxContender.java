@@ -1,0 +1,87 @@
+package io.claimedoutbox.benchmarks;
+
+import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.drain.OutboxDrain;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Our drain, as a user runs it: {@link OutboxDrain} with default settings and {@code workers}
+ * handlers, over one adapter's store.
+ */
+final class ClaimedOutboxContender implements Contender {
+
+  /** The store under the drain, and what the benchmark needs of it beyond the port. */
+  interface Backend extends AutoCloseable {
+    String name();
+
+    OutboxClaimOutcomeStore store();
+
+    /** Removes every entry. */
+    void reset() throws Exception;
+
+    /** @return entries not delivered */
+    long undone() throws Exception;
+  }
+
+  static final String TOPIC = "bench";
+
+  private final Backend backend;
+  private final Duration timeout;
+
+  ClaimedOutboxContender(Backend backend, Duration timeout) {
+    this.backend = backend;
+    this.timeout = timeout;
+  }
+
+  @Override
+  public String name() {
+    return "Claimed Outbox drain";
+  }
+
+  @Override
+  public String backend() {
+    return backend.name();
+  }
+
+  @Override
+  public void seed(int entries) throws Exception {
+    backend.reset();
+    List<OutboxMessage> batch = new ArrayList<>(1000);
+    for (int i = 0; i < entries; i++) {
+      batch.add(OutboxMessage.of(TOPIC, Payloads.of(i)));
+      if (batch.size() == 1000 || i == entries - 1) {
+        backend.store().appendAll(batch);
+        batch.clear();
+      }
+    }
+  }
+
+  @Override
+  public void drain(int workers, Handled handled) throws Exception {
+    OutboxDrain drain = OutboxDrain.builder(backend.store(),
+            message -> handled.delivered(new String(message.entry().payload(), StandardCharsets.US_ASCII)))
+        .workerId(io.claimedoutbox.domain.WorkerId.of("bench-" + workers))
+        .concurrency(workers)
+        .build();
+    drain.start();
+    try {
+      handled.await(timeout);
+    } finally {
+      drain.stop(Duration.ofSeconds(30));
+    }
+  }
+
+  @Override
+  public long undone() throws Exception {
+    return backend.undone();
+  }
+
+  @Override
+  public void close() throws Exception {
+    backend.close();
+  }
+}

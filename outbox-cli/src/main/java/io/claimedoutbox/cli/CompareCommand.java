@@ -56,7 +56,7 @@ final class CompareCommand implements Callable<Integer> {
       header[i + 1] = results.get(i).shortBackend();
     }
     TextTable table = new TextTable(header);
-    row(table, results, "entries/s", r -> String.format(Locale.ROOT, "%,.1f", r.entriesPerSecond()));
+    row(table, results, "drain entries/s", r -> String.format(Locale.ROOT, "%,.1f", r.entriesPerSecond()));
     row(table, results, "transition p50 ms", r -> String.format(Locale.ROOT, "%.2f", r.transitionLatency().p50()));
     row(table, results, "transition p95 ms", r -> String.format(Locale.ROOT, "%.2f", r.transitionLatency().p95()));
     row(table, results, "transition p99 ms", r -> String.format(Locale.ROOT, "%.2f", r.transitionLatency().p99()));

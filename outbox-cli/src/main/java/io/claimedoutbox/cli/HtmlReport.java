@@ -23,7 +23,7 @@ final class HtmlReport {
                 + " %.0f%% of handler calls outlast the lease and %.0f%% fail.</p>", settings.workers(),
             settings.handlersPerWorker(), settings.entries(), settings.lease().toMillis(), settings.slowFraction() * 100,
             settings.failureFraction() * 100));
-    page.append("<h2>Throughput (entries/s)</h2>").append(bars(results, RaceResult::entriesPerSecond, "%,.0f"));
+    page.append("<h2>Drain throughput (entries/s)</h2>").append(bars(results, RaceResult::entriesPerSecond, "%,.0f"));
     page.append("<h2>Transition latency p99 (ms)</h2>").append(bars(results, r -> r.transitionLatency().p99(), "%.2f"));
     page.append("<h2>Outcomes</h2>").append(stacked(results));
     page.append("<h2>Numbers</h2><table><tr><th></th>");

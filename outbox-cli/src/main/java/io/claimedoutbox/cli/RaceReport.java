@@ -26,7 +26,8 @@ final class RaceReport {
     }
     out.append(String.format(Locale.ROOT, "Claims: %,d handed out, %,d of them re-claims of expired leases%n",
         result.claims(), result.reclaims()));
-    out.append(String.format(Locale.ROOT, "Throughput: %,.1f entries/s (%,d entries in %.2f s)%n",
+    out.append(String.format(Locale.ROOT, "Drain throughput: %,.1f entries/s (%,d entries finished in %.2f s,"
+            + " measured from the drains' start)%n",
         result.entriesPerSecond(), result.settings().entries(), result.elapsed().toNanos() / 1e9));
     LatencySummary latency = result.transitionLatency();
     out.append(String.format(Locale.ROOT, "Transition latency: p50 %.2f ms, p95 %.2f ms, p99 %.2f ms, max %.2f ms"

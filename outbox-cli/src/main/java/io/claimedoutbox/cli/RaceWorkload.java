@@ -55,7 +55,6 @@ final class RaceWorkload {
       OutboxDrain drain = OutboxDrain.builder(store, handler(settings))
           .workerId(WorkerId.of("race-worker-" + (i + 1)))
           .concurrency(settings.handlersPerWorker())
-          .batchSize(settings.handlersPerWorker())
           .lease(settings.lease())
           .leaseRenewal(settings.lease(), settings.lease().dividedBy(10))
           .retryPolicy(new RetryPolicy(Duration.ofMillis(20), Duration.ofMillis(200), 2.0, 0.5, 4))

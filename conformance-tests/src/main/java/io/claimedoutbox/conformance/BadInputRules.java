@@ -1,17 +1,28 @@
 package io.claimedoutbox.conformance;
 
 import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimTransition;
+import io.claimedoutbox.domain.ClaimTransitionOutcome;
+import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.DeliveryReceipt;
 import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.Instants;
+import io.claimedoutbox.domain.LeaseRenewal;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.domain.RetryableFailure;
 import io.claimedoutbox.domain.TransitionKind;
+import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxStoreException;
+import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.UndecodableEntryException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
@@ -146,5 +157,83 @@ public abstract class BadInputRules extends ConformanceTestBase {
         }
       }
     }
+  }
+
+  @Test
+  void b7_limitsAreRejectedBeforeAnyWrite() {
+    Claim claim = appendAndClaim(ALICE);
+    appendOne();
+    RawEntryState before = raw(claim.entryId());
+    long rows = fixture().countRaw();
+
+    RuleCheck.requireThrows(Rule.B7, IllegalArgumentException.class, "maxEntries",
+        () -> store.claimDue(BOB, Integer.MAX_VALUE, LEASE));
+    RuleCheck.requireThrows(Rule.B7, IllegalArgumentException.class, "maxEntries",
+        () -> store.claimDue(BOB, StoreArguments.MAX_BATCH + 1, LEASE));
+    RuleCheck.requireThrows(Rule.B7, IllegalArgumentException.class, "lease",
+        () -> store.claimDue(BOB, 1, Duration.ofSeconds(Long.MAX_VALUE)));
+    RuleCheck.requireThrows(Rule.B7, IllegalArgumentException.class, "extension",
+        () -> store.trySaveClaim(claim, LeaseRenewal.of(Instants.MAX_LEASE.plusMillis(1))));
+    RuleCheck.requireThrows(Rule.B7, IllegalArgumentException.class, "retryAt",
+        () -> store.tryMarkClaimFailed(claim, new RetryableFailure(Instant.MAX, "never")));
+    RuleCheck.requireThrows(Rule.B7, IllegalArgumentException.class, "availableAt",
+        () -> store.append(message("orders").availableAt(Instant.parse("+10000-01-01T00:00:00Z"))));
+    List<ClaimTransition> tooMany = Collections.nCopies(StoreArguments.MAX_BATCH + 1,
+        new ClaimTransition(claim, DeliveryReceipt.none()));
+    RuleCheck.requireThrows(Rule.B7, IllegalArgumentException.class, "transitions",
+        () -> store.tryTransitionAll(tooMany));
+
+    expectUnchanged(Rule.B7, before);
+    RuleCheck.requireEqual(Rule.B7, "raw row count", rows, fixture().countRaw());
+    RuleCheck.requireEqual(Rule.B7, "a claim at the largest batch and lease, with one entry due", 1,
+        store.claimDue(BOB, StoreArguments.MAX_BATCH, Instants.MAX_LEASE).size());
+  }
+
+  @Test
+  void b8_textIsStoredExactlyOrRejectedWhenBuilt() {
+    RuleCheck.requireThrows(Rule.B8, IllegalArgumentException.class, "topic",
+        () -> OutboxMessage.of("orders\u0000placed", new byte[] {1}));
+    RuleCheck.requireThrows(Rule.B8, IllegalArgumentException.class, "orderingKey",
+        () -> OutboxMessage.of("orders", new byte[] {1}).withOrderingKey("key\u0000"));
+    RuleCheck.requireThrows(Rule.B8, IllegalArgumentException.class, "topic",
+        () -> OutboxMessage.of("orders\uD800", new byte[] {1}));
+    RuleCheck.requireThrows(Rule.B8, IllegalArgumentException.class, "headerValue",
+        () -> message("orders").withHeader("trace", "x\uDC00y"));
+    RuleCheck.requireThrows(Rule.B8, IllegalArgumentException.class, "headerName",
+        () -> message("orders").withHeader("na\u0000me", "v"));
+    RuleCheck.requireThrows(Rule.B8, IllegalArgumentException.class, "workerId",
+        () -> WorkerId.of("worker\uDBFF"));
+
+    String unusual = "Zürich → 東京 😀 e\u0301 \u2028 \"quoted\" & = % +";
+    OutboxEntry appended = store.append(OutboxMessage.of(unusual, new byte[] {0, 1, -1})
+        .withOrderingKey(unusual).withHeader(unusual, unusual));
+    RuleCheck.requireEqual(Rule.B8, "entry read back with unusual text", Optional.of(appended),
+        store.find(appended.id()));
+    Claim claim = claimOne(ALICE);
+    ClaimTransitionResult failed = store.tryMarkClaimFailed(claim,
+        new RetryableFailure(clock.instant(), "broker said \u0000 and \uD800 then 😀"));
+    expectOutcome(Rule.B8, failed, ClaimTransitionOutcome.APPLIED);
+    RuleCheck.requireEqual(Rule.B8, "stored error (NUL and the lone surrogate replaced by U+FFFD)",
+        Optional.of("broker said \uFFFD and \uFFFD then 😀"), failed.entry().lastError());
+    RuleCheck.requireEqual(Rule.B8, "entry read back after the failure", Optional.of(failed.entry()),
+        store.find(claim.entryId()));
+  }
+
+  @Test
+  void b9_claimBatchMeetingADamagedRowFailsWhole() {
+    List<OutboxEntry> entries = store.appendAll(List.of(message("a"), message("b"), message("c"), message("d")));
+    EntryId damaged = entries.get(2).id();
+    fixture().corrupt(damaged);
+    List<RawEntryState> before = entries.stream().map(OutboxEntry::id).filter(id -> !id.equals(damaged))
+        .map(this::raw).toList();
+
+    UndecodableEntryException thrown = RuleCheck.requireThrows(Rule.B9, UndecodableEntryException.class,
+        damaged.value(), () -> store.claimDue(ALICE, 10, LEASE));
+
+    RuleCheck.requireEqual(Rule.B9, "entry named by the exception", damaged, thrown.entryId());
+    before.forEach(row -> expectUnchanged(Rule.B9, row));
+    RuleCheck.requireThrows(Rule.B9, UndecodableEntryException.class, damaged.value(),
+        () -> store.claimDue(ALICE, 10, LEASE));
+    before.forEach(row -> expectUnchanged(Rule.B9, row));
   }
 }

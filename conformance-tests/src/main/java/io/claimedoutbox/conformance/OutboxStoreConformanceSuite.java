@@ -72,7 +72,7 @@ public abstract class OutboxStoreConformanceSuite {
     }
   }
 
-  /** Rules B1–B6. */
+  /** Rules B1–B9. */
   @Nested
   @DisplayName("B · bad input and bad data")
   class BadInput extends BadInputRules {

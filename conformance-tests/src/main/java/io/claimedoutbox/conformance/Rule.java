@@ -106,6 +106,22 @@ public enum Rule {
       + " fail with OutboxStoreException",
       "argument checks before connecting, and translation of driver exceptions"),
 
+  B7(Level.REQUIRED, "Limits are rejected before any I/O, naming the argument: a claim batch over"
+      + " StoreArguments.MAX_BATCH, a lease or renewal over Instants.MAX_LEASE, a retry or available time"
+      + " past the storable horizon, a transition batch over MAX_BATCH; the largest allowed values work",
+      "StoreArguments.checkClaimDue / checkTransitionAll before any I/O, and that the store sizes its work"
+          + " by what is due, not by what was asked"),
+  B8(Level.REQUIRED, "Text no backend stores faithfully (NUL, unpaired surrogates) is rejected when a"
+      + " message or worker id is built; any other text round-trips exactly; notes are stored with such"
+      + " characters replaced by U+FFFD",
+      "the column types and connection encoding (utf8mb4, not utf8; text, not bytes decoded with a"
+          + " platform charset) and that notes are stored as OutboxEntry.storedNote makes them"),
+
+  B9(Level.REQUIRED, "A claim batch that meets a damaged row fails whole, naming the row: nothing of the"
+      + " batch is claimed, and a retry fails the same way",
+      "that the claim decodes every candidate before it writes any (a read, then the write checked against"
+          + " the revisions read)"),
+
   H1(Level.REQUIRED, "A randomized concurrent run (8 workers, 1,000 entries, leases expiring mid-work,"
       + " deletions) keeps a consistent history: one APPLIED terminal write per terminal entry, no two"
       + " live claims, no write counted twice, nothing lost; atomic stores never report"

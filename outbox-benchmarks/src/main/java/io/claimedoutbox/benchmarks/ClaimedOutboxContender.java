@@ -1,6 +1,7 @@
 package io.claimedoutbox.benchmarks;
 
 import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.drain.OutboxDrain;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import java.nio.charset.StandardCharsets;
@@ -31,10 +32,18 @@ final class ClaimedOutboxContender implements Contender {
 
   private final Backend backend;
   private final Duration timeout;
+  private final CountingStore counting;
+  private String lastCalls = "";
 
   ClaimedOutboxContender(Backend backend, Duration timeout) {
     this.backend = backend;
     this.timeout = timeout;
+    this.counting = new CountingStore(backend.store());
+  }
+
+  /** @return the store calls of the last drain: how many, how big, how long */
+  String lastCalls() {
+    return lastCalls;
   }
 
   @Override
@@ -62,16 +71,20 @@ final class ClaimedOutboxContender implements Contender {
 
   @Override
   public void drain(int workers, Handled handled) throws Exception {
-    OutboxDrain drain = OutboxDrain.builder(backend.store(),
+    OutboxDrain drain = OutboxDrain.builder(counting,
             message -> handled.delivered(new String(message.entry().payload(), StandardCharsets.US_ASCII)))
-        .workerId(io.claimedoutbox.domain.WorkerId.of("bench-" + workers))
+        .workerId(WorkerId.of("bench-" + workers))
         .concurrency(workers)
+
         .build();
+    counting.summaryAndReset(0, 1);
+    long started = System.nanoTime();
     drain.start();
     try {
       handled.await(timeout);
     } finally {
       drain.stop(Duration.ofSeconds(30));
+      lastCalls = counting.summaryAndReset(handled.distinct(), (System.nanoTime() - started) / 1e9);
     }
   }
 

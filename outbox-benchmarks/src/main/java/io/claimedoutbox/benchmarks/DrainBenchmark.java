@@ -95,6 +95,9 @@ public final class DrainBenchmark {
               System.out.printf("round %d  %,8d entries  %2d workers  %-40s %-36s %,10.0f entries/s"
                       + "  duplicates %d  undone %d%n", round, entries, workers, contender.name(),
                   contender.backend(), measured.entriesPerSecond(), measured.duplicates(), measured.undone());
+              if (contender instanceof ClaimedOutboxContender ours) {
+                System.out.println("         store calls: " + ours.lastCalls());
+              }
             }
           }
         }

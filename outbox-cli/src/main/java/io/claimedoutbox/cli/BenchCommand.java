@@ -34,7 +34,7 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--samples", defaultValue = "200", description = "Claims timed per backlog (default: ${DEFAULT-VALUE}).")
   int samples;
 
-  @Option(names = "--output", description = "Also write the results as Markdown to this file, e.g. docs/benchmarks.md.")
+  @Option(names = "--output", description = "Also write the results as Markdown to this file, e.g. docs/store-benchmarks.md.")
   Path output;
 
   @Mixin
@@ -45,6 +45,8 @@ final class BenchCommand implements Callable<Integer> {
     if (operations < 100 || samples < 10 || backlogs.stream().anyMatch(size -> size < 1)) {
       throw new UsageException("--operations must be at least 100, --samples at least 10, backlogs positive");
     }
+    Backends.checkWritable(output, "--output");
+    backends.forEach(Backends::checkAddress);
     List<BenchmarkResult> results = new ArrayList<>();
     for (String url : backends) {
       results.add(Benchmarks.run(url, operations, backlogs, samples, System.err));

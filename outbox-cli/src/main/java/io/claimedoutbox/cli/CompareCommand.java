@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -17,6 +18,7 @@ import picocli.CommandLine.Option;
 /** {@code outbox compare}: the race workload on several backends, side by side. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
     description = {"Run the same race workload on several backends, one after the other, and show them side by side.",
+        "Every backend is opened (and the --html directory checked) before the first race starts.",
         "With --html, also write a self-contained HTML page with charts (no network needed to view it)."})
 final class CompareCommand implements Callable<Integer> {
 
@@ -36,9 +38,21 @@ final class CompareCommand implements Callable<Integer> {
   @Override
   public Integer call() throws InterruptedException, IOException {
     RaceSettings settings = workload.settings();
+    Backends.checkWritable(html, "--html");
+    backends.forEach(Backends::checkAddress);
+    List<BackendSession> sessions = new ArrayList<>();
     List<RaceResult> results = new ArrayList<>();
-    for (String url : backends) {
-      results.add(RaceCommand.run(url, settings, System.out, System.err));
+    try {
+      for (String url : backends) {
+        sessions.add(Backends.open(url, Clock.systemUTC()));
+      }
+      for (BackendSession session : sessions) {
+        results.add(RaceCommand.run(session, settings, System.out, System.err));
+      }
+    } finally {
+      for (BackendSession session : sessions) {
+        session.close();
+      }
     }
     System.out.println();
     System.out.print(table(results).render());

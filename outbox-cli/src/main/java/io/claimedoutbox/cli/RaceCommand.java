@@ -37,14 +37,19 @@ final class RaceCommand implements Callable<Integer> {
   static RaceResult run(String url, RaceSettings settings, PrintStream out, PrintStream progressOut)
       throws InterruptedException {
     try (BackendSession session = Backends.open(url, Clock.systemUTC())) {
-      out.printf(Locale.ROOT, "outbox race on %s: %d workers x %d handlers, %,d entries, lease %d ms,"
-              + " %.0f%% of handler calls outlast the lease, %.0f%% fail%n", session.label(), settings.workers(),
-          settings.handlersPerWorker(), settings.entries(), settings.lease().toMillis(),
-          settings.slowFraction() * 100, settings.failureFraction() * 100);
-      ProgressBar bar = new ProgressBar(progressOut, System.console() != null, "draining", settings.entries());
-      RaceResult result = RaceWorkload.run(session, settings, Clock.systemUTC(), bar::update);
-      bar.end();
-      return result;
+      return run(session, settings, out, progressOut);
     }
+  }
+
+  static RaceResult run(BackendSession session, RaceSettings settings, PrintStream out, PrintStream progressOut)
+      throws InterruptedException {
+    out.printf(Locale.ROOT, "outbox race on %s: %d workers x %d handlers, %,d entries, lease %d ms,"
+            + " %.0f%% of handler calls outlast the lease, %.0f%% fail%n", session.label(), settings.workers(),
+        settings.handlersPerWorker(), settings.entries(), settings.lease().toMillis(),
+        settings.slowFraction() * 100, settings.failureFraction() * 100);
+    ProgressBar bar = new ProgressBar(progressOut, System.console() != null, "draining", settings.entries());
+    RaceResult result = RaceWorkload.run(session, settings, Clock.systemUTC(), bar::update);
+    bar.end();
+    return result;
   }
 }

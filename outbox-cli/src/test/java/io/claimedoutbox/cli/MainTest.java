@@ -61,6 +61,36 @@ class MainTest {
     assertThat(run.err().strip()).startsWith("outbox: cannot reach Redis at redis://127.0.0.1:1").doesNotContain("\n\tat ");
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"jdbc:postgresql://127.0.0.1:notaport/outbox_test?user=postgres",
+      "jdbc:mariadb://127.0.0.1:99999/outbox_test", "redis://127.0.0.1:6379/notanumber", "redis://127.0.0.1:x"})
+  void aMalformedAddressIsAUsageErrorBeforeAnyConnection(String url) {
+    Run run = run("race", "--backend", url);
+    assertThat(run.status()).isEqualTo(Main.USAGE);
+    assertThat(run.err().strip()).startsWith("outbox: bad ").doesNotContain("\n").doesNotContain("WARNING");
+  }
+
+  @Test
+  void compareChecksEveryBackendAndTheHtmlDirectoryBeforeTheFirstRace(@TempDir Path directory) {
+    Run missingDirectory = run("compare", "-b", "h2:mem", "--entries", "100000",
+        "--html", directory.resolve("no-such-dir/compare.html").toString());
+    assertThat(missingDirectory.status()).isEqualTo(Main.USAGE);
+    assertThat(missingDirectory.err()).contains("does not exist");
+    assertThat(missingDirectory.out()).doesNotContain("outbox race on");
+
+    Run unreachableSecond = run("compare", "-b", "h2:mem", "-b", "redis://127.0.0.1:1", "--entries", "100000");
+    assertThat(unreachableSecond.status()).isEqualTo(Main.UNREACHABLE);
+    assertThat(unreachableSecond.out()).as("no race ran before the unreachable backend was found")
+        .doesNotContain("outbox race on");
+  }
+
+  @Test
+  void benchChecksItsOutputDirectoryFirst(@TempDir Path directory) {
+    Run run = run("bench", "-b", "h2:mem", "--output", directory.resolve("missing/bench.md").toString());
+    assertThat(run.status()).isEqualTo(Main.USAGE);
+    assertThat(run.err()).contains("does not exist");
+  }
+
   @Test
   void verboseAddsTheStackTrace() {
     Run run = run("race", "--backend", "redis://127.0.0.1:1", "--verbose");

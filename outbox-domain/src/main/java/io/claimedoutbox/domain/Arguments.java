@@ -93,4 +93,48 @@ public final class Arguments {
     }
     return value;
   }
+
+  /**
+   * Throws an {@link IllegalArgumentException} naming the argument when {@code value} holds text no
+   * backend stores faithfully: the NUL character (PostgreSQL rejects it, others keep it) or an
+   * unpaired UTF-16 surrogate (stored as {@code ?} and read back different); {@code null} passes.
+   *
+   * @param value the argument, may be {@code null}
+   * @param name the argument's name
+   * @return {@code value}, unchanged
+   */
+  public static String requireStorable(String value, String name) {
+    if (value == null) {
+      return null;
+    }
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '\0') {
+        throw new IllegalArgumentException(name + " must not contain the NUL character (found at index " + i + ")");
+      }
+      if (Character.isHighSurrogate(c) && i + 1 < value.length() && Character.isLowSurrogate(value.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw new IllegalArgumentException(name + " must not contain an unpaired UTF-16 surrogate (found at index "
+            + i + ")");
+      }
+    }
+    return value;
+  }
+
+  /**
+   * Returns {@code value} or throws when it is {@code null}, not positive or longer than
+   * {@link Instants#MAX_LEASE}; the message names the argument.
+   *
+   * @param value a lease length
+   * @param name the argument's name
+   * @return {@code value}
+   */
+  public static Duration requireLease(Duration value, String name) {
+    requirePositive(value, name);
+    if (value.compareTo(Instants.MAX_LEASE) > 0) {
+      throw new IllegalArgumentException(name + " must be at most " + Instants.MAX_LEASE + ", was " + value);
+    }
+    return value;
+  }
 }

@@ -8,7 +8,8 @@ import java.util.Optional;
  * Asks for {@link TransitionKind#SAVE}: keep the claim (same token) with a lease of
  * {@code extension} from the write time, optionally recording progress.
  *
- * @param extension the new lease length, counted from the write time; positive
+ * @param extension the new lease length, counted from the write time; positive, at most
+ *     {@link Instants#MAX_LEASE}
  * @param progress what to record, if anything; stored cut to {@value OutboxEntry#MAX_NOTE_LENGTH}
  */
 public record LeaseRenewal(Duration extension, Optional<String> progress) implements TransitionRequest {
@@ -17,10 +18,11 @@ public record LeaseRenewal(Duration extension, Optional<String> progress) implem
    * Validates the renewal.
    *
    * @throws NullPointerException if an argument is null
-   * @throws IllegalArgumentException if {@code extension} is not positive
+   * @throws IllegalArgumentException if {@code extension} is not positive or longer than
+   *     {@link Instants#MAX_LEASE}
    */
   public LeaseRenewal {
-    Arguments.requirePositive(extension, "extension");
+    Arguments.requireLease(extension, "extension");
     Arguments.requireNonNull(progress, "progress");
   }
 

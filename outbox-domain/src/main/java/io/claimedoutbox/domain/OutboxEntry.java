@@ -254,15 +254,33 @@ public final class OutboxEntry {
   }
 
   /**
-   * A last-error, progress or receipt text as an entry stores it: cut to
-   * {@value #MAX_NOTE_LENGTH} characters. Adapters that write notes without building an entry
-   * (a Redis script, say) store exactly this.
+   * A last-error, progress or receipt text as an entry stores it: cut to at most
+   * {@value #MAX_NOTE_LENGTH} characters, never inside a surrogate pair, with every NUL character and
+   * unpaired surrogate replaced by U+FFFD. Notes often come from exception messages a worker cannot
+   * control, so they are made storable instead of rejected. Adapters that write notes without
+   * building an entry (a Redis script, say) store exactly this.
    *
    * @param text the text, may be {@code null}
    * @return the stored form, {@code null} for {@code null}
    */
   public static String storedNote(String text) {
-    return text == null || text.length() <= MAX_NOTE_LENGTH ? text : text.substring(0, MAX_NOTE_LENGTH);
+    if (text == null) {
+      return null;
+    }
+    StringBuilder stored = new StringBuilder(Math.min(text.length(), MAX_NOTE_LENGTH));
+    for (int i = 0; i < text.length() && stored.length() < MAX_NOTE_LENGTH; i++) {
+      char c = text.charAt(i);
+      boolean pair = Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1));
+      if (pair) {
+        if (stored.length() + 2 > MAX_NOTE_LENGTH) {
+          break;
+        }
+        stored.append(c).append(text.charAt(++i));
+      } else {
+        stored.append(c == '\0' || Character.isSurrogate(c) ? '\uFFFD' : c);
+      }
+    }
+    return stored.toString();
   }
 
   /**

@@ -9,7 +9,9 @@ import java.util.Optional;
 
 /**
  * A message a caller asks to append to the outbox. Immutable; validated when built, so an invalid
- * message never reaches a store.
+ * message never reaches a store: texts without NUL characters or unpaired surrogates
+ * ({@link Arguments#requireStorable}), an available time within the storable horizon
+ * ({@link Instants#requireStorable}).
  */
 public final class OutboxMessage {
 
@@ -33,9 +35,9 @@ public final class OutboxMessage {
   private OutboxMessage(
       String topic, String orderingKey, byte[] payload, Map<String, String> headers,
       Instant availableAt) {
-    this.topic = Arguments.requireText(topic, "topic", MAX_TOPIC_LENGTH);
-    this.orderingKey = orderingKey == null
-        ? null : Arguments.requireText(orderingKey, "orderingKey", MAX_TOPIC_LENGTH);
+    this.topic = Arguments.requireStorable(Arguments.requireText(topic, "topic", MAX_TOPIC_LENGTH), "topic");
+    this.orderingKey = orderingKey == null ? null : Arguments.requireStorable(
+        Arguments.requireText(orderingKey, "orderingKey", MAX_TOPIC_LENGTH), "orderingKey");
     Arguments.requireNonNull(payload, "payload");
     if (payload.length > MAX_PAYLOAD_BYTES) {
       throw new IllegalArgumentException(
@@ -43,7 +45,7 @@ public final class OutboxMessage {
     }
     this.payload = payload.clone();
     this.headers = validHeaders(headers);
-    this.availableAt = Instants.stored(availableAt);
+    this.availableAt = availableAt == null ? null : Instants.stored(Instants.requireStorable(availableAt, "availableAt"));
   }
 
   /**
@@ -127,9 +129,9 @@ public final class OutboxMessage {
     }
     Map<String, String> copy = new LinkedHashMap<>();
     headers.forEach((name, value) -> {
-      Arguments.requireText(name, "headerName", MAX_HEADER_NAME_LENGTH);
+      Arguments.requireStorable(Arguments.requireText(name, "headerName", MAX_HEADER_NAME_LENGTH), "headerName");
       Arguments.requireNonNull(value, "headerValue");
-      Arguments.requireMaxLength(value, "headerValue", MAX_HEADER_VALUE_LENGTH);
+      Arguments.requireStorable(Arguments.requireMaxLength(value, "headerValue", MAX_HEADER_VALUE_LENGTH), "headerValue");
       copy.put(name, value);
     });
     return Collections.unmodifiableMap(copy);

@@ -6,7 +6,8 @@ import java.time.Instant;
  * Asks for {@link TransitionKind#FAILED}: the attempt failed, release the claim and make the entry
  * due again at {@code retryAt}.
  *
- * @param retryAt when the entry becomes claimable again (a past instant means at once)
+ * @param retryAt when the entry becomes claimable again (a past instant means at once); within
+ *     {@link Instants#EARLIEST} … {@link Instants#LATEST}
  * @param error why the attempt failed; stored cut to {@value OutboxEntry#MAX_NOTE_LENGTH} chars
  */
 public record RetryableFailure(Instant retryAt, String error) implements TransitionRequest {
@@ -15,10 +16,10 @@ public record RetryableFailure(Instant retryAt, String error) implements Transit
    * Validates the failure.
    *
    * @throws NullPointerException if an argument is null
-   * @throws IllegalArgumentException if {@code error} is blank
+   * @throws IllegalArgumentException if {@code error} is blank or {@code retryAt} is past the horizon
    */
   public RetryableFailure {
-    retryAt = Instants.stored(Arguments.requireNonNull(retryAt, "retryAt"));
+    retryAt = Instants.stored(Instants.requireStorable(retryAt, "retryAt"));
     Arguments.requireText(error, "error", Integer.MAX_VALUE);
   }
 

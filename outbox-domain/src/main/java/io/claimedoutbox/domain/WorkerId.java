@@ -18,7 +18,7 @@ public record WorkerId(String value) {
    * @throws IllegalArgumentException if {@code value} is blank, too long or has control characters
    */
   public WorkerId {
-    Arguments.requireText(value, "workerId", MAX_LENGTH);
+    Arguments.requireStorable(Arguments.requireText(value, "workerId", MAX_LENGTH), "workerId");
     if (value.chars().anyMatch(Character::isISOControl)) {
       throw new IllegalArgumentException("workerId must not contain control characters");
     }

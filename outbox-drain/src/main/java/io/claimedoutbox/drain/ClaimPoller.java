@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Claims due entries for the handler pool, ahead of need: it keeps up to {@code concurrency +
- * bufferSize} claims held, so the handlers never wait for a round trip to the store and the batch
- * size does not depend on the concurrency.
+ * Claims due entries for the handler pool, ahead of need: it keeps up to {@code concurrency} running
+ * plus a buffer sized by {@link ClaimAhead} (at most {@code bufferSize}) held, so the handlers never
+ * wait for a round trip to the store and the batch size does not depend on the concurrency.
  *
  * <p>It never sleeps while there is work. A batch that came back full is followed by the next at
  * once; when the pool has no room (every handler busy and the buffer full) the poller parks and is

@@ -11,6 +11,7 @@ record DrainSettings(
     int batchSize,
     int concurrency,
     int bufferSize,
+    Duration claimAhead,
     int resultBatchSize,
     Duration lease,
     Duration minIdle,
@@ -21,9 +22,4 @@ record DrainSettings(
     RetryPolicy retryPolicy,
     Predicate<Throwable> permanent,
     Clock clock) {
-
-  /** @return how many claims the drain holds at most: running plus waiting for a handler */
-  int capacity() {
-    return concurrency + bufferSize;
-  }
 }

@@ -43,6 +43,8 @@ final class HandlerPool {
   private final Map<EntryId, InFlightEntry> inFlight = new ConcurrentHashMap<>();
   private final Object emptied = new Object();
   private final AtomicInteger waiting = new AtomicInteger();
+  private final AtomicLong finishedHandlers = new AtomicLong();
+  private final ClaimAhead claimAhead;
 
   private final AtomicLong claimed = new AtomicLong();
   private final AtomicLong succeeded = new AtomicLong();
@@ -62,11 +64,12 @@ final class HandlerPool {
     this.leaseKeeper = new LeaseKeeper(store, settings);
     this.recorder = new ResultRecorder(store, settings.worker(), settings.resultBatchSize(), this::release);
     this.onRelease = onRelease;
+    this.claimAhead = new ClaimAhead(settings);
   }
 
-  /** @return how many more claims the drain may take now */
+  /** @return how many more claims the drain may take now: {@link ClaimAhead} sizes the buffer */
   int room() {
-    return settings.capacity() - inFlight.size();
+    return settings.concurrency() + claimAhead.bufferNow(finishedHandlers.get()) - inFlight.size();
   }
 
   /** @return whether some claim waits for a free handler */
@@ -116,6 +119,7 @@ final class HandlerPool {
       failure = thrown;
     } finally {
       entry.finish();
+      finishedHandlers.incrementAndGet();
     }
     TransitionRequest result = resultOf(entry, failure);
     if (result == null) {

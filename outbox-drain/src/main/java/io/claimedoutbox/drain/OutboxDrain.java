@@ -3,6 +3,7 @@ package io.claimedoutbox.drain;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.StoreArguments;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -25,9 +26,10 @@ import org.slf4j.LoggerFactory;
  * <p>Four parts, each in its own class:
  *
  * <ul>
- *   <li>{@link ClaimPoller}: claims ahead, up to {@code concurrency + bufferSize} held claims, in
- *       batches of {@code batchSize}; never sleeps while there is work (a full pool parks it until a
- *       handler finishes), backs off only when the store returned fewer entries than asked.
+ *   <li>{@link ClaimPoller}: claims ahead in batches of {@code batchSize}, keeping waiting claims
+ *       for about {@code claimAhead} of handler work ({@link ClaimAhead}, at most
+ *       {@code bufferSize}); never sleeps while there is work (a full pool parks it until a handler
+ *       finishes), backs off only when the store returned fewer entries than asked.
  *   <li>{@link HandlerPool}: at most {@code concurrency} handlers at once; each entry is handled on
  *       its own, so a poison entry never blocks others.
  *   <li>{@link LeaseKeeper}: every {@code renewalInterval}, renews the claims (running or waiting)
@@ -179,6 +181,10 @@ public final class OutboxDrain implements AutoCloseable {
     return settings.worker();
   }
 
+  DrainSettings settings() {
+    return settings;
+  }
+
   /** @return what the drain has done so far */
   public DrainStats stats() {
     return pool.stats();
@@ -189,9 +195,10 @@ public final class OutboxDrain implements AutoCloseable {
     private final OutboxClaimOutcomeStore store;
     private final OutboxMessageHandler handler;
     private WorkerId worker;
-    private int batchSize = 100;
-    private Integer bufferSize;
-    private int resultBatchSize = 100;
+    private int batchSize = 500;
+    private int bufferSize = 1000;
+    private Duration claimAhead = Duration.ofSeconds(1);
+    private int resultBatchSize = 500;
     private Duration lease = Duration.ofSeconds(30);
     private int concurrency = 4;
     private RetryPolicy retryPolicy = RetryPolicy.defaults();
@@ -217,18 +224,21 @@ public final class OutboxDrain implements AutoCloseable {
     }
 
     /**
-     * @param value the most entries one poll claims (default 100)
+     * @param value the most entries one poll claims (default 500)
      * @return this builder
      */
     public Builder batchSize(int value) {
       this.batchSize = Arguments.requirePositive(value, "batchSize");
+      if (value > StoreArguments.MAX_BATCH) {
+        throw new IllegalArgumentException("batchSize must be at most " + StoreArguments.MAX_BATCH + ", was " + value);
+      }
       return this;
     }
 
     /**
-     * @param value how many claimed entries may wait for a free handler, on top of the ones being
-     *     handled (default: the batch size, so the next batch is claimed while one is handled);
-     *     0 claims only for free handlers
+     * @param value the most claimed entries that may wait for a free handler, on top of the ones
+     *     being handled (default 1000, two batches, so the next batch is claimed while one is
+     *     handled); how many actually wait is what the handlers finish in {@link #claimAhead}
      * @return this builder
      */
     public Builder bufferSize(int value) {
@@ -240,17 +250,31 @@ public final class OutboxDrain implements AutoCloseable {
     }
 
     /**
-     * @param value the most results written in one call to the store (default 100)
+     * @param value how much handler work to claim ahead, at the handlers' recent rate (default 1 s):
+     *     fast handlers get a deep buffer, slow ones a shallow one (never less than the concurrency,
+     *     never more than {@link #bufferSize})
+     * @return this builder
+     */
+    public Builder claimAhead(Duration value) {
+      this.claimAhead = Arguments.requirePositive(value, "claimAhead");
+      return this;
+    }
+
+    /**
+     * @param value the most results written in one call to the store (default 500)
      * @return this builder
      */
     public Builder resultBatchSize(int value) {
       this.resultBatchSize = Arguments.requirePositive(value, "resultBatchSize");
+      if (value > StoreArguments.MAX_BATCH) {
+        throw new IllegalArgumentException("resultBatchSize must be at most " + StoreArguments.MAX_BATCH + ", was " + value);
+      }
       return this;
     }
 
     /** @param value the lease of each claim and of each renewal (default 30 s) @return this builder */
     public Builder lease(Duration value) {
-      this.lease = Arguments.requirePositive(value, "lease");
+      this.lease = Arguments.requireLease(value, "lease");
       return this;
     }
 
@@ -331,8 +355,8 @@ public final class OutboxDrain implements AutoCloseable {
       if (renewWhenRemaining != null && renewWhenRemaining.compareTo(lease) >= 0) {
         throw new IllegalArgumentException("renewWhenRemaining must be shorter than the lease");
       }
-      return new OutboxDrain(this, new DrainSettings(worker, batchSize, concurrency,
-          bufferSize != null ? bufferSize : batchSize, resultBatchSize, lease, minIdle, maxIdle,
+      return new OutboxDrain(this, new DrainSettings(worker, batchSize, concurrency, bufferSize, claimAhead,
+          resultBatchSize, lease, minIdle, maxIdle,
           renewalInterval != null ? renewalInterval : lease.dividedBy(3),
           renewWhenRemaining != null ? renewWhenRemaining : lease.dividedBy(2),
           shutdownTimeout, retryPolicy, permanent, clock));

@@ -31,8 +31,9 @@ public interface OutboxClaimStore extends OutboxStore {
    * race; rows other workers are claiming at the same moment are skipped, never waited for.
    *
    * @param worker who claims
-   * @param maxEntries the most entries to claim; positive
-   * @param lease how long others must wait before taking an entry over; positive
+   * @param maxEntries the most entries to claim; 1 to {@link StoreArguments#MAX_BATCH}
+   * @param lease how long others must wait before taking an entry over; positive, at most
+   *     {@link io.claimedoutbox.domain.Instants#MAX_LEASE}
    * @return the claims, oldest due first; empty when nothing is due
    */
   List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease);

@@ -18,19 +18,29 @@ import java.util.Map;
  */
 public final class StoreArguments {
 
+  /**
+   * The most entries one call may claim, and the most transitions one batch may carry: larger
+   * requests are rejected before any I/O (a store sizes its work by what is due, but one call must
+   * stay one bounded statement or script).
+   */
+  public static final int MAX_BATCH = 10_000;
+
   private StoreArguments() {}
 
   /**
    * Checks the arguments of {@link OutboxClaimStore#claimDue}.
    *
    * @param worker who claims
-   * @param maxEntries the batch bound
-   * @param lease the lease length
+   * @param maxEntries the batch bound, 1 to {@link #MAX_BATCH}
+   * @param lease the lease length, positive and at most {@link io.claimedoutbox.domain.Instants#MAX_LEASE}
    */
   public static void checkClaimDue(WorkerId worker, int maxEntries, Duration lease) {
     Arguments.requireNonNull(worker, "worker");
     Arguments.requirePositive(maxEntries, "maxEntries");
-    Arguments.requirePositive(lease, "lease");
+    if (maxEntries > MAX_BATCH) {
+      throw new IllegalArgumentException("maxEntries must be at most " + MAX_BATCH + ", was " + maxEntries);
+    }
+    Arguments.requireLease(lease, "lease");
   }
 
   /**
@@ -71,6 +81,9 @@ public final class StoreArguments {
    */
   public static List<ClaimTransition> checkTransitionAll(List<ClaimTransition> transitions) {
     Arguments.requireNonNull(transitions, "transitions");
+    if (transitions.size() > MAX_BATCH) {
+      throw new IllegalArgumentException("transitions must be at most " + MAX_BATCH + ", were " + transitions.size());
+    }
     Map<EntryId, Integer> seen = new HashMap<>();
     for (int i = 0; i < transitions.size(); i++) {
       ClaimTransition transition = Arguments.requireNonNull(transitions.get(i), "transitions[" + i + "]");

@@ -4,6 +4,7 @@ import io.claimedoutbox.port.OutboxStoreException;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.Set;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 
@@ -20,6 +21,15 @@ final class JdbcAccess {
     T run(Connection connection) throws SQLException;
   }
 
+  /** How often work the database rolled back for a deadlock is tried in all. */
+  private static final int DEADLOCK_ATTEMPTS = 3;
+
+  /**
+   * SQL states of "the database rolled this back because of a concurrent transaction": serialization
+   * failure (MariaDB and MySQL report deadlocks so), PostgreSQL deadlock, H2 concurrent update.
+   */
+  private static final Set<String> ROLLED_BACK_STATES = Set.of("40001", "40P01", "90131");
+
   private final ConnectionProvider connections;
 
   JdbcAccess(EntityManagerFactory factory) {
@@ -27,8 +37,24 @@ final class JdbcAccess {
         .getServiceRegistry().requireService(ConnectionProvider.class);
   }
 
-  /** Runs {@code work} with every statement committed on its own (one round trip per statement). */
+  /**
+   * Runs {@code work} with every statement committed on its own (one round trip per statement). A
+   * statement the database rolled back as a deadlock victim is run again (the work is written to be
+   * repeatable: its writes are checked against revisions and carry their write stamps).
+   */
   <T> T autoCommitted(Work<T> work) throws SQLException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return autoCommittedOnce(work);
+      } catch (SQLException failure) {
+        if (attempt == DEADLOCK_ATTEMPTS || !isRolledBackByDatabase(failure)) {
+          throw failure;
+        }
+      }
+    }
+  }
+
+  private <T> T autoCommittedOnce(Work<T> work) throws SQLException {
     Connection connection = connections.getConnection();
     try {
       boolean autoCommit = connection.getAutoCommit();
@@ -47,8 +73,23 @@ final class JdbcAccess {
     }
   }
 
-  /** Runs {@code work} in one transaction and commits; rolls back on any failure of the work. */
+  /**
+   * Runs {@code work} in one transaction and commits; rolls back on any failure of the work. A
+   * transaction the database rolled back as a deadlock victim is run again from the start.
+   */
   <T> T inTransaction(Work<T> work) throws SQLException {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return inTransactionOnce(work);
+      } catch (SQLException failure) {
+        if (attempt == DEADLOCK_ATTEMPTS || !isRolledBackByDatabase(failure)) {
+          throw failure;
+        }
+      }
+    }
+  }
+
+  private <T> T inTransactionOnce(Work<T> work) throws SQLException {
     Connection connection = connections.getConnection();
     try {
       boolean autoCommit = connection.getAutoCommit();
@@ -87,6 +128,15 @@ final class JdbcAccess {
     } catch (SQLException brokenConnection) {
       // the pool discards a broken connection; the caller already has the failure that matters
     }
+  }
+
+  static boolean isRolledBackByDatabase(SQLException failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SQLException sql && ROLLED_BACK_STATES.contains(sql.getSQLState())) {
+        return true;
+      }
+    }
+    return false;
   }
 
   static OutboxStoreException failure(String what, Exception cause) {

@@ -69,7 +69,7 @@ final class SqlTransitions {
     for (int i = 0; i < batch.size(); i++) {
       results.add(switch (outcomes[i]) {
         case RowWriter.WRITTEN -> ClaimTransitionResult.applied(written.get(i));
-        case RowWriter.NOT_MATCHED -> applyLocked(batch.get(i));
+        case RowWriter.NOT_MATCHED -> applyLocked(batch.get(i), written.get(i).lastWriteStamp().orElseThrow());
         default -> resolve(batch.get(i), written.get(i), new IllegalStateException(
             "the database did not say whether the row was written"));
       });
@@ -93,13 +93,21 @@ final class SqlTransitions {
         written.lastWriteStamp().orElseThrow(), failure).resolve(() -> find(claim));
   }
 
-  private ClaimTransitionResult applyLocked(ClaimTransition transition) {
+  /**
+   * The locked path for an element the fast path did not match. {@code fastStamp} is the stamp the
+   * fast path wrote with: a row carrying it was written by this call after all (an autocommitted
+   * batch that a deadlock cut short and the retry then missed), so it is {@code APPLIED}.
+   */
+  private ClaimTransitionResult applyLocked(ClaimTransition transition, WriteStamp fastStamp) {
     Claim claim = transition.claim();
     WriteStamp stamp = WriteStamp.fresh();
     OutboxEntry[] evaluated = new OutboxEntry[1];
     try {
       return jdbc.inTransaction(connection -> {
         Optional<OutboxEntry> durable = read(connection, claim, EntryRows.FIND_FOR_UPDATE);
+        if (durable.isPresent() && durable.get().lastWriteStamp().equals(Optional.of(fastStamp))) {
+          return ClaimTransitionResult.applied(durable.get());
+        }
         Optional<ClaimTransitionResult> decided = ClaimFence.decideBeforeWrite(claim, durable);
         if (decided.isPresent()) {
           return decided.get();

@@ -67,11 +67,13 @@ import org.bson.conversions.Bson;
  * {@link StoreCapability#ATOMIC_EVALUATION} and never reports {@code CONCURRENCY_LOST}. A batch
  * ({@link #tryTransitionAll}) is one {@code bulkWrite}.
  *
- * <p><b>Claims</b>: one {@code findOneAndUpdate} per claimed entry, filtered on {@code dueAt <=
- * now} and sorted by {@code (dueAt, _id)}: the update moves {@code dueAt} to the lease end, so the
- * same document cannot match a second worker's update, and {@code $inc} raises the generation,
- * the attempts and the revision in the same atomic step. A batch of N costs N round trips and
- * stops early when nothing more is due.
+ * <p><b>Claims</b>: one {@code find} of the oldest N due documents, sorted by {@code (dueAt, _id)},
+ * each decoded before anything is written (a damaged one fails the batch with nothing claimed);
+ * then one {@code findOneAndUpdate} per candidate, filtered on its id, the revision read and
+ * {@code dueAt <= now}: the update moves {@code dueAt} to the lease end, so the same document
+ * cannot match a second worker's update, and {@code $inc} raises the generation, the attempts and
+ * the revision in the same atomic step. A candidate another worker took first is skipped. A batch
+ * of N costs N + 1 round trips.
  *
  * <p><b>Documents</b> hold the fields of {@link EntryDocuments}; terminal documents have no
  * {@code dueAt}, so the partial due index ({@link #createIndexes()}) holds only claimable entries
@@ -201,18 +203,22 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
   public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
     StoreArguments.checkClaimDue(worker, maxEntries, lease);
     Instant now = clock.instant();
-    List<Claim> claims = new ArrayList<>();
-    for (int i = 0; i < maxEntries; i++) {
-      Document claimed = run("claim due entries for " + worker, () -> collection.findOneAndUpdate(
-          lte(EntryDocuments.DUE_AT, Date.from(now)),
+    List<OutboxEntry> candidates = new ArrayList<>();
+    run("read due entries for " + worker, () -> collection.find(lte(EntryDocuments.DUE_AT, Date.from(now)))
+            .sort(Sorts.ascending(EntryDocuments.DUE_AT, EntryDocuments.ID))
+            .limit(maxEntries)
+            .into(new ArrayList<>()))
+        .forEach(document -> candidates.add(EntryDocuments.toEntry(document)));
+    List<Claim> claims = new ArrayList<>(candidates.size());
+    for (OutboxEntry candidate : candidates) {
+      Document claimed = run("claim " + candidate.id() + " for " + worker, () -> collection.findOneAndUpdate(
+          and(eq(EntryDocuments.ID, candidate.id().value()), eq(EntryDocuments.REVISION, candidate.revision()),
+              lte(EntryDocuments.DUE_AT, Date.from(now))),
           claimUpdate(worker, now, lease),
-          new FindOneAndUpdateOptions()
-              .sort(Sorts.ascending(EntryDocuments.DUE_AT, EntryDocuments.ID))
-              .returnDocument(ReturnDocument.AFTER)));
-      if (claimed == null) {
-        break;
+          new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER)));
+      if (claimed != null) {
+        claims.add(Claim.of(EntryDocuments.toEntry(claimed)));
       }
-      claims.add(Claim.of(EntryDocuments.toEntry(claimed)));
     }
     return claims;
   }

@@ -40,10 +40,12 @@ import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.net.ssl.SSLSocketFactory;
+import redis.clients.jedis.ConnectionPoolConfig;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
@@ -54,8 +56,9 @@ import redis.clients.jedis.exceptions.JedisException;
  *
  * <p><b>Round trips.</b> A transition: 1 (the script decides missing, terminal, stale or applied
  * and answers with the entry); a batch of transitions ({@link #tryTransitionAll}): 1 per shard
- * holding some of its entries. A claim batch: 1 with one shard; with S shards, S peeks at each
- * shard's oldest due entries plus one claim script per shard that holds some of the oldest N.
+ * holding some of its entries. A claim batch: one peek per shard (its oldest due entries, read and
+ * decoded, so a damaged row fails the batch before anything is written) plus one claim script per
+ * shard that holds some of the oldest N: 2 on a standalone Redis.
  * {@code find} is one {@code HGETALL}; {@code delete} one script; an append batch one script.
  *
  * <p><b>Redis Cluster.</b> Keys are spread over {@code shards} hash tags ({@link RedisKeys}); a
@@ -120,6 +123,11 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
     if (url.getHost() == null) {
       throw new IllegalArgumentException("url has no host: " + url);
     }
+    String path = url.getPath();
+    if (path != null && path.length() > 1 && !path.substring(1).matches("\\d{1,4}")) {
+      throw new IllegalArgumentException("url's database must be a number (redis://host:port/0), was '"
+          + path.substring(1) + "' in " + url);
+    }
     return new Builder(null, url);
   }
 
@@ -156,7 +164,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
       args.addAll(fields);
       entries.add(entry);
     }
-    run("append", () -> APPEND.run(redis, List.of(bytes(keys.due(shard))), args));
+    runSafely("append", () -> APPEND.run(redis, List.of(bytes(keys.due(shard))), args));
     return entries;
   }
 
@@ -167,7 +175,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
     if (shard.isEmpty()) {
       return Optional.empty();
     }
-    Map<byte[], byte[]> raw = run("find " + id, () -> redis.hgetAll(bytes(keys.entry(shard.getAsInt(), id))));
+    Map<byte[], byte[]> raw = runSafely("find " + id, () -> redis.hgetAll(bytes(keys.entry(shard.getAsInt(), id))));
     if (raw.isEmpty()) {
       return Optional.empty();
     }
@@ -195,59 +203,72 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
     StoreArguments.checkClaimDue(worker, maxEntries, lease);
     WriteStamp callStamp = WriteStamp.fresh();
     Instant now = Instants.stored(clock.instant());
-    if (keys.shards() == 1) {
-      return claimShard(0, worker, maxEntries, now, lease, callStamp);
+    List<DueCandidate> oldest = new ArrayList<>();
+    for (int shard = 0; shard < keys.shards(); shard++) {
+      oldest.addAll(peek(shard, now, maxEntries));
     }
-    List<DueCandidate> oldest = oldestDue(now, maxEntries);
-    Map<Integer, Integer> perShard = new HashMap<>();
-    oldest.forEach(candidate -> perShard.merge(candidate.shard(), 1, Integer::sum));
-    Map<String, Integer> order = new HashMap<>();
-    for (int i = 0; i < oldest.size(); i++) {
-      order.put(oldest.get(i).id(), i);
+    oldest.sort(Comparator.comparingLong(DueCandidate::due).thenComparing(candidate -> candidate.entry().id()));
+    List<DueCandidate> chosen = oldest.subList(0, Math.min(maxEntries, oldest.size()));
+    Map<Integer, List<DueCandidate>> perShard = new TreeMap<>();
+    chosen.forEach(candidate -> perShard.computeIfAbsent(candidate.shard(), s -> new ArrayList<>()).add(candidate));
+    List<Claim> claims = new ArrayList<>(chosen.size());
+    perShard.forEach((shard, candidates) -> claims.addAll(claimShard(shard, worker, candidates, now, lease, callStamp)));
+    Map<EntryId, Integer> order = new HashMap<>();
+    for (int i = 0; i < chosen.size(); i++) {
+      order.put(chosen.get(i).entry().id(), i);
     }
-    List<Claim> claims = new ArrayList<>();
-    perShard.forEach((shard, count) -> claims.addAll(claimShard(shard, worker, count, now, lease, callStamp)));
-    claims.sort(Comparator.comparing((Claim claim) -> order.getOrDefault(claim.entryId().value(), Integer.MAX_VALUE))
-        .thenComparing(Claim::entryId));
+    claims.sort(Comparator.comparing(claim -> order.get(claim.entryId())));
     return claims;
   }
 
-  private record DueCandidate(int shard, String id, long due) {}
+  /** A due entry as read (and decoded) before the claim. */
+  record DueCandidate(int shard, OutboxEntry entry, long due) {}
 
-  private List<DueCandidate> oldestDue(Instant now, int maxEntries) {
-    List<DueCandidate> candidates = new ArrayList<>();
-    for (int shard = 0; shard < keys.shards(); shard++) {
-      int s = shard;
-      List<?> reply = (List<?>) run("peek shard " + s, () -> PEEK.run(redis,
-          List.of(bytes(keys.due(s)), bytes(keys.inflight(s))),
-          List.of(bytes(RedisEntryCodec.millis(now)), bytes(Integer.toString(maxEntries)))));
-      for (int i = 0; i + 1 < reply.size(); i += 2) {
-        candidates.add(new DueCandidate(s, text(reply.get(i)), (long) Double.parseDouble(text(reply.get(i + 1)))));
-      }
+  /**
+   * The oldest due entries of one shard, each decoded: a damaged one throws here, before the claim
+   * writes anything.
+   */
+  private List<DueCandidate> peek(int shard, Instant now, int maxEntries) {
+    List<?> reply = (List<?>) runSafely("peek shard " + shard, () -> PEEK.run(redis,
+        List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard))),
+        List.of(bytes(RedisEntryCodec.millis(now)), bytes(Integer.toString(maxEntries)),
+            bytes(keys.entryPrefix(shard)))));
+    List<DueCandidate> candidates = new ArrayList<>(reply.size());
+    for (Object item : reply) {
+      List<?> candidate = (List<?>) item;
+      EntryId id = EntryId.of(text(candidate.get(0)));
+      OutboxEntry entry = RedisEntryCodec.toEntry(id, RedisEntryCodec.hash(candidate, 2));
+      candidates.add(new DueCandidate(shard, entry, (long) Double.parseDouble(text(candidate.get(1)))));
     }
-    return candidates.stream()
-        .sorted(Comparator.comparingLong(DueCandidate::due).thenComparing(DueCandidate::id))
-        .limit(maxEntries)
-        .toList();
+    return candidates;
+  }
+
+  /** Peeks one shard and claims up to {@code count} of it: a claim batch on a single shard. */
+  List<Claim> claimShard(int shard, WorkerId worker, int count, Instant now, Duration lease, WriteStamp callStamp) {
+    List<DueCandidate> candidates = peek(shard, now, count);
+    candidates.sort(Comparator.comparingLong(DueCandidate::due).thenComparing(candidate -> candidate.entry().id()));
+    return claimShard(shard, worker, candidates.subList(0, Math.min(count, candidates.size())), now, lease, callStamp);
   }
 
   /**
-   * One claim script call on one shard. Repeated with the same call stamp (a blind client retry
-   * of this one command), it returns the claims the first run made and claims nothing more.
+   * One claim script call on one shard, for candidates read before. Repeated with the same call
+   * stamp (a blind client retry of this one command), it returns the claims the first run made and
+   * claims nothing more.
    */
-  List<Claim> claimShard(
-      int shard, WorkerId worker, int count, Instant now, Duration lease, WriteStamp callStamp) {
-    List<byte[]> args = new ArrayList<>();
+  private List<Claim> claimShard(
+      int shard, WorkerId worker, List<DueCandidate> candidates, Instant now, Duration lease, WriteStamp callStamp) {
+    List<byte[]> args = new ArrayList<>(5 + 3 * candidates.size());
     args.add(bytes(keys.entryPrefix(shard)));
     args.add(bytes(RedisEntryCodec.millis(now)));
-    args.add(bytes(Integer.toString(count)));
     args.add(bytes(worker.value()));
     args.add(bytes(RedisEntryCodec.millis(Instants.stored(now.plus(lease)))));
     args.add(bytes(callStamp.toString()));
-    for (int i = 0; i < count; i++) {
+    for (DueCandidate candidate : candidates) {
+      args.add(bytes(candidate.entry().id().value()));
+      args.add(bytes(Long.toString(candidate.entry().revision())));
       args.add(bytes(UUID.randomUUID().toString()));
     }
-    List<?> reply = (List<?>) run("claim due entries for " + worker, () -> CLAIM.run(redis,
+    List<?> reply = (List<?>) runSafely("claim due entries for " + worker, () -> CLAIM.run(redis,
         List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard)), bytes(keys.claimCall(shard, callStamp.toString()))),
         args));
     List<Claim> claims = new ArrayList<>(reply.size());
@@ -308,7 +329,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
         args.add(bytes(stamps.get(i).toString()));
         args.addAll(requestArguments(batch.get(i).request(), now));
       }
-      List<?> replies = (List<?>) run(describe(batch, indexes), () -> TRANSITION.run(redis, keyList, args));
+      List<?> replies = (List<?>) runSafely(describe(batch, indexes), () -> TRANSITION.run(redis, keyList, args));
       for (int j = 0; j < indexes.size(); j++) {
         int i = indexes.get(j);
         results[i] = decode(batch.get(i).claim(), (List<?>) replies.get(j));
@@ -363,6 +384,27 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
     }
   }
 
+  /**
+   * Runs a call that may be repeated blindly (a read, or a script that recognises its own earlier
+   * run by its stamps) and repeats it once after a broken connection: a server restart or
+   * {@code CLIENT KILL} leaves every idle pooled connection broken, and the first use of each would
+   * otherwise fail. The pool this store opened from a URL drops its idle connections first, so the
+   * repeat gets a fresh one; a client passed in is the caller's to configure.
+   */
+  private <T> T runSafely(String what, Supplier<T> call) {
+    try {
+      return run(what, call);
+    } catch (OutboxStoreException failure) {
+      if (!(failure.getCause() instanceof JedisConnectionException)) {
+        throw failure;
+      }
+      if (ownsClient && redis instanceof JedisPooled pooled) {
+        pooled.getPool().clear();
+      }
+      return run(what, call);
+    }
+  }
+
   private static <T> T run(String what, Supplier<T> call) {
     try {
       return call.get();
@@ -395,6 +437,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
     private String username;
     private String password;
     private SSLSocketFactory sslSocketFactory;
+    private ConnectionPoolConfig poolConfig;
 
     private Builder(UnifiedJedis client, URI url) {
       this.client = client;
@@ -452,11 +495,28 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
       return this;
     }
 
+    /**
+     * @param value the pool of a store opened from a URL (default: up to 8 connections, idle ones
+     *     checked every 30 s; a broken connection is replaced and the call repeated once)
+     * @return this builder
+     */
+    public Builder poolConfig(ConnectionPoolConfig value) {
+      this.poolConfig = Arguments.requireNonNull(value, "poolConfig");
+      return this;
+    }
+
+    private static ConnectionPoolConfig defaultPool() {
+      ConnectionPoolConfig pool = new ConnectionPoolConfig();
+      pool.setTestWhileIdle(true);
+      pool.setTimeBetweenEvictionRuns(Duration.ofSeconds(30));
+      return pool;
+    }
+
     /** @return the store */
     public RedisOutboxStore build() {
       if (client != null) {
-        if (username != null || sslSocketFactory != null) {
-          throw new IllegalStateException("credentials and TLS belong to the client you passed in;"
+        if (username != null || sslSocketFactory != null || poolConfig != null) {
+          throw new IllegalStateException("credentials, TLS and pool settings belong to the client you passed in;"
               + " set them on it, or build the store from a URL");
         }
         return new RedisOutboxStore(client, false, this);
@@ -490,7 +550,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
         config.database(Integer.parseInt(path.substring(1)));
       }
       int port = url.getPort() < 0 ? 6379 : url.getPort();
-      return run("connect", () -> new JedisPooled(new HostAndPort(url.getHost(), port), config.build()));
+      return run("connect", () -> new JedisPooled(poolConfig != null ? poolConfig : defaultPool(), new HostAndPort(url.getHost(), port), config.build()));
     }
   }
 }

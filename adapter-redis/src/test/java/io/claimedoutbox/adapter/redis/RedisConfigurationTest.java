@@ -5,15 +5,21 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.OutboxStoreException;
 import java.net.URI;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.params.ClientKillParams;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
 @DisplayName("Redis adapter: configuration, ACL credentials, shard placement")
@@ -31,6 +37,39 @@ class RedisConfigurationTest {
         .hasMessageContaining("redis://");
     assertThatThrownBy(() -> RedisOutboxStore.builder(RedisStoreFixture.of(RedisTopology.STANDALONE).client)
         .credentials("u", "p").build()).isInstanceOf(IllegalStateException.class).hasMessageContaining("client");
+  }
+
+  @Test
+  @DisplayName("after CLIENT KILL of every pooled connection, a store built from a URL answers every next call")
+  void killedPooledConnectionsAreReplaced() {
+    String prefix = "outbox-kill-" + UUID.randomUUID().toString().substring(0, 8);
+    try (RedisOutboxStore store = RedisOutboxStore.builder(URI.create("redis://127.0.0.1:6379")).keyPrefix(prefix).build();
+        Jedis admin = new Jedis("127.0.0.1", 6379)) {
+      OutboxEntry appended = store.append(OutboxMessage.of("orders", new byte[] {1}));
+      IntStream.range(0, 8).parallel().forEach(i -> store.find(appended.id()));
+
+      List<String> storeConnections = admin.clientList().lines().filter(line -> line.contains(" name=claimed-outbox "))
+          .map(line -> line.substring("id=".length(), line.indexOf(' '))).toList();
+      storeConnections.forEach(id -> admin.clientKill(ClientKillParams.clientKillParams().id(id)));
+
+      assertThat(storeConnections).as("the store's pooled connections, killed").isNotEmpty();
+      assertThat(store.find(appended.id())).as("the first call after the kill").contains(appended);
+      assertThat(store.append(OutboxMessage.of("orders", new byte[] {2}))).isNotNull();
+      assertThat(store.claimDue(WorkerId.of("w"), 10, Duration.ofSeconds(30))).hasSize(2);
+    } finally {
+      try (Jedis cleanup = new Jedis("127.0.0.1", 6379)) {
+        cleanup.keys("{" + prefix + ":*").forEach(cleanup::unlink);
+      }
+    }
+  }
+
+  @Test
+  @DisplayName("a URL whose database is not a number is rejected when the builder is made, naming it")
+  void nonNumericDatabaseIsRejectedByName() {
+    assertThatThrownBy(() -> RedisOutboxStore.builder(URI.create("redis://127.0.0.1:6379/notanumber")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("database must be a number").hasMessageContaining("notanumber");
+    RedisOutboxStore.builder(URI.create("redis://127.0.0.1:6379/2"));
   }
 
   @Test

@@ -2,18 +2,34 @@
 -- KEYS[1]  the shard's due index (sorted set: entry id scored by due time in epoch millis)
 -- ARGV[1]  the shard's entry key prefix, e.g. "{outbox:0}:e:"
 -- ARGV[2]  the number of entries; then, per entry: id, due millis, field count k, k field/value pairs
--- Returns the number of entries appended.
+-- Returns the number of entries appended. A batch repeated with the same write stamps (a client
+-- retry after a lost reply) finds its own entries and answers as the first run did, writing nothing.
 local prefix = ARGV[1]
 local count = tonumber(ARGV[2])
 local entries = {}
+local repeated = 0
 local at = 3
 for i = 1, count do
   local id, due, fields = ARGV[at], ARGV[at + 1], tonumber(ARGV[at + 2])
+  local first, last = at + 3, at + 2 + 2 * fields
   if redis.call('EXISTS', prefix .. id) == 1 then
-    return redis.error_reply('OUTBOX_DUPLICATE ' .. id)
+    local stamp = nil
+    for f = first, last, 2 do
+      if ARGV[f] == 'writeStamp' then stamp = ARGV[f + 1] end
+    end
+    if stamp == nil or redis.call('HGET', prefix .. id, 'writeStamp') ~= stamp then
+      return redis.error_reply('OUTBOX_DUPLICATE ' .. id)
+    end
+    repeated = repeated + 1
   end
-  entries[i] = {id = id, due = due, first = at + 3, last = at + 2 + 2 * fields}
+  entries[i] = {id = id, due = due, first = first, last = last}
   at = at + 3 + 2 * fields
+end
+if repeated == count then
+  return count
+end
+if repeated > 0 then
+  return redis.error_reply('OUTBOX_DUPLICATE part of a batch is stored already')
 end
 for _, entry in ipairs(entries) do
   redis.call('HSET', prefix .. entry.id, unpack(ARGV, entry.first, entry.last))

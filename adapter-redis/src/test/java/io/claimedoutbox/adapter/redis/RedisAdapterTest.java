@@ -15,14 +15,18 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.UndecodableEntryException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 @DisplayName("Redis adapter: scripts, retries and damaged rows, on both topologies")
 class RedisAdapterTest {
@@ -111,23 +115,65 @@ class RedisAdapterTest {
     assertThat(store.claimDue(WorkerId.of("other"), 100, LEASE)).hasSize(3 * shards);
   }
 
-  @ParameterizedTest
-  @EnumSource(RedisTopology.class)
+  /** The hand edits that once left a half-claimed batch (only a bad status was caught before writing). */
+  enum Damage {
+    STATUS("status", "SHIPPED"),
+    CREATED_AT("createdAt", "not-a-number"),
+    PAYLOAD_DELETED("payload", null),
+    HEADERS_MALFORMED("headers", "no-equals-sign"),
+    GENERATION_NOT_AN_INTEGER("claimGeneration", "1.5");
+
+    final String field;
+    final String value;
+
+    Damage(String field, String value) {
+      this.field = field;
+      this.value = value;
+    }
+  }
+
+  @ParameterizedTest(name = "{0}, {1}")
+  @MethodSource("topologiesAndDamages")
   @DisplayName("a damaged due row stops the claim before anything is written, naming the entry")
-  void damagedRowAbortsTheWholeClaim(RedisTopology topology) {
+  void damagedRowAbortsTheWholeClaim(RedisTopology topology, Damage damage) {
     RedisOutboxStore store = cleanStore(topology);
     RedisStoreFixture fixture = RedisStoreFixture.of(topology);
-    List<OutboxEntry> entries = store.appendAll(List.of(
-        OutboxMessage.of("a", new byte[] {1}), OutboxMessage.of("b", new byte[] {2}), OutboxMessage.of("c", new byte[] {3})));
+    List<OutboxEntry> entries = store.appendAll(List.of(OutboxMessage.of("a", new byte[] {1}),
+        OutboxMessage.of("b", new byte[] {2}), OutboxMessage.of("c", new byte[] {3}), OutboxMessage.of("d", new byte[] {4})));
     EntryId damaged = entries.get(1).id();
-    fixture.client.hset(fixture.keys.entry(fixture.keys.shardOf(damaged).orElseThrow(), damaged), "status", "SHIPPED");
+    String key = fixture.keys.entry(fixture.keys.shardOf(damaged).orElseThrow(), damaged);
+    if (damage.value == null) {
+      fixture.client.hdel(key, damage.field);
+    } else {
+      fixture.client.hset(key, damage.field, damage.value);
+    }
 
-    assertThatThrownBy(() -> store.claimDue(WORKER, 3, LEASE))
-        .isInstanceOfSatisfying(UndecodableEntryException.class,
-            thrown -> assertThat(thrown.entryId()).isEqualTo(damaged))
-        .hasMessageContaining(damaged.value());
-    assertThat(store.find(entries.get(0).id())).contains(entries.get(0));
-    assertThat(store.find(entries.get(2).id())).contains(entries.get(2));
+    for (int attempt = 0; attempt < 2; attempt++) {
+      assertThatThrownBy(() -> store.claimDue(WORKER, 10, LEASE))
+          .isInstanceOfSatisfying(UndecodableEntryException.class,
+              thrown -> assertThat(thrown.entryId()).isEqualTo(damaged))
+          .hasMessageContaining(damaged.value());
+      for (OutboxEntry entry : List.of(entries.get(0), entries.get(2), entries.get(3))) {
+        assertThat(store.find(entry.id())).as("untouched: %s", entry.id()).contains(entry);
+      }
+    }
+  }
+
+  static Stream<Arguments> topologiesAndDamages() {
+    return Stream.of(RedisTopology.values())
+        .flatMap(topology -> Stream.of(Damage.values()).map(damage -> Arguments.of(topology, damage)));
+  }
+
+  @ParameterizedTest
+  @EnumSource(RedisTopology.class)
+  @DisplayName("a claim asking for far more than is due sizes its work by what is due")
+  void hugeRequestsClaimWhatIsDue(RedisTopology topology) {
+    RedisOutboxStore store = cleanStore(topology);
+    store.appendAll(List.of(OutboxMessage.of("a", new byte[] {1}), OutboxMessage.of("b", new byte[] {2})));
+
+    assertThat(store.claimDue(WORKER, StoreArguments.MAX_BATCH, LEASE)).hasSize(2);
+    assertThatThrownBy(() -> store.claimDue(WORKER, Integer.MAX_VALUE, LEASE))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxEntries");
   }
 
   @ParameterizedTest

@@ -61,6 +61,7 @@ final class BenchmarkReport {
       });
     }
     out.append(scaling());
+    out.append(storeCalls());
     return out.toString();
   }
 
@@ -78,6 +79,22 @@ final class BenchmarkReport {
       }
     }
     return ratios.isEmpty() ? Optional.empty() : Optional.of(median(ratios));
+  }
+
+  /**
+   * What bounds our drain: its store calls in the last round, per backend, size and worker count.
+   * The claim side and the result side each run one call at a time; the busier one is the bound.
+   */
+  private String storeCalls() {
+    int last = measurements.stream().mapToInt(Measurement::round).max().orElse(0);
+    StringBuilder out = new StringBuilder(String.format("%n## What bounds our drain (store calls, round %d)%n%n"
+        + "Claims are made by one poller and results written by one writer at a time, so each side is busy at"
+        + " most 100%% of the run; the side nearer 100%% is the bound.%n%n"
+        + "| backend | entries | workers | store calls |%n| --- | ---: | ---: | --- |%n", last));
+    measurements.stream().filter(m -> m.round() == last && !m.storeCalls().isEmpty())
+        .forEach(m -> out.append(String.format("| %s | %,d | %d | %s |%n", m.backend(), m.entries(), m.workers(),
+            m.storeCalls())));
+    return out.toString();
   }
 
   /** Our drain at the largest backlog against the smallest, per backend and worker count. */

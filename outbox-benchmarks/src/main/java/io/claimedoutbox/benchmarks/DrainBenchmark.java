@@ -95,8 +95,8 @@ public final class DrainBenchmark {
               System.out.printf("round %d  %,8d entries  %2d workers  %-40s %-36s %,10.0f entries/s"
                       + "  duplicates %d  undone %d%n", round, entries, workers, contender.name(),
                   contender.backend(), measured.entriesPerSecond(), measured.duplicates(), measured.undone());
-              if (contender instanceof ClaimedOutboxContender ours) {
-                System.out.println("         store calls: " + ours.lastCalls());
+              if (!measured.storeCalls().isEmpty()) {
+                System.out.println("         store calls: " + measured.storeCalls());
               }
             }
           }
@@ -126,8 +126,9 @@ public final class DrainBenchmark {
     long started = System.nanoTime();
     contender.drain(workers, handled);
     double seconds = (System.nanoTime() - started) / 1e9;
+    String calls = contender instanceof ClaimedOutboxContender ours ? ours.lastCalls() : "";
     return new Measurement(contender.name(), contender.backend(), entries, workers, round,
-        handled.distinct() / seconds, handled.duplicates(), contender.undone());
+        handled.distinct() / seconds, handled.duplicates(), contender.undone(), calls);
   }
 
   /** {@code --only a,b}: run just the contenders whose "system on backend" contains one of the words. */

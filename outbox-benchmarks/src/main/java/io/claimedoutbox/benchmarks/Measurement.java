@@ -11,9 +11,10 @@ package io.claimedoutbox.benchmarks;
  * @param entriesPerSecond distinct entries handled per second, from drain start to drain stopped
  * @param duplicates handler calls for an entry already handled
  * @param undone entries not finished in the store after the drain stopped
+ * @param storeCalls for our drain, the store calls it made (how many, how big, how busy); else empty
  */
 record Measurement(String system, String backend, int entries, int workers, int round,
-    double entriesPerSecond, long duplicates, long undone) {
+    double entriesPerSecond, long duplicates, long undone, String storeCalls) {
 
   String key() {
     return system + " on " + backend;

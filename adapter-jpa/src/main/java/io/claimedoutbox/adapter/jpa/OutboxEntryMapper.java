@@ -12,7 +12,10 @@ import io.claimedoutbox.port.UndecodableEntryException;
 import java.time.DateTimeException;
 import java.util.UUID;
 
-/** Maps rows to domain entries and back; a row that does not decode is reported by its id. */
+/**
+ * Maps rows to domain entries; a row that does not decode is reported by its id. (Writes go through
+ * {@link EntryRows}, which binds entries to the store's own statements.)
+ */
 final class OutboxEntryMapper {
 
   private OutboxEntryMapper() {}
@@ -57,37 +60,5 @@ final class OutboxEntryMapper {
       throw new IllegalArgumentException("column " + column + " is null");
     }
     return value;
-  }
-
-  static OutboxEntryRecord newRecord(OutboxEntry entry) {
-    OutboxEntryRecord row = new OutboxEntryRecord();
-    row.id = entry.id().value();
-    row.revision = entry.revision();
-    copyInto(entry, row);
-    return row;
-  }
-
-  /** Copies every field but id and revision: Hibernate owns the {@code @Version} column. */
-  static void copyInto(OutboxEntry entry, OutboxEntryRecord row) {
-    row.topic = entry.topic();
-    row.orderingKey = entry.orderingKey().orElse(null);
-    row.payload = entry.payload();
-    row.headers = HeaderText.encode(entry.headers());
-    row.status = entry.status().name();
-    row.attempts = entry.attempts();
-    row.createdAt = entry.createdAt();
-    row.updatedAt = entry.updatedAt();
-    row.availableAt = entry.availableAt();
-    row.dueAt = entry.dueAt().orElse(null);
-    row.claimGeneration = entry.claimGeneration();
-    CurrentClaim claim = entry.currentClaim().orElse(null);
-    row.owner = claim == null ? null : claim.owner().value();
-    row.tokenNonce = claim == null ? null : claim.token().nonce().toString();
-    row.claimedAt = claim == null ? null : claim.claimedAt();
-    row.leaseUntil = claim == null ? null : claim.leaseUntil();
-    row.lastError = entry.lastError().orElse(null);
-    row.progress = entry.progress().orElse(null);
-    row.deliveryReceipt = entry.deliveryReceipt().orElse(null);
-    row.writeStamp = entry.lastWriteStamp().map(WriteStamp::toString).orElse(null);
   }
 }

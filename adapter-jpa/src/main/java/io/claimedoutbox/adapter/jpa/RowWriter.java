@@ -47,11 +47,22 @@ abstract class RowWriter {
    */
   abstract int[] write(Connection connection, List<RowWrite> writes) throws SQLException;
 
+  /**
+   * Whether many writes are one statement, atomic even with autocommit. When not, a batch runs in a
+   * transaction of its own: one commit (one log flush) for the batch instead of one per row.
+   */
+  abstract boolean isOneStatement();
+
   private static final class BatchWriter extends RowWriter {
     private final SqlDialect dialect;
 
     BatchWriter(SqlDialect dialect) {
       this.dialect = dialect;
+    }
+
+    @Override
+    boolean isOneStatement() {
+      return false;
     }
 
     @Override
@@ -94,6 +105,11 @@ abstract class RowWriter {
     private static final String WRITE = SET + " RETURNING e.id";
     private static final String TRANSITION = SET
         + " AND e.status = 'CLAIMED' AND e.claim_owner = v.held_owner AND e.token_nonce = v.held_nonce RETURNING e.id";
+
+    @Override
+    boolean isOneStatement() {
+      return true;
+    }
 
     @Override
     int[] write(Connection connection, List<RowWrite> writes) throws SQLException {

@@ -19,8 +19,9 @@ import java.util.Optional;
 /**
  * Claimed transitions in as few round trips as the database allows, decided atomically.
  *
- * <p><b>Fast path</b>, one round trip for a whole batch ({@link RowWriter}): every element is
- * written where the row is still at the revision of the claim's snapshot and held under the claim. Every
+ * <p><b>Fast path</b>, one round trip for a whole batch ({@link RowWriter}; on databases without a
+ * set-based statement, a batch of updates plus its commit): every element is written where the row
+ * is still at the revision of the claim's snapshot and held under the claim. Every
  * write raises the revision, so a row at that revision <em>is</em> the snapshot, held under the
  * claim: the update is evaluation and write in one statement, and the entry it wrote is computed
  * from the snapshot instead of being read back.
@@ -61,7 +62,9 @@ final class SqlTransitions {
     }
     int[] outcomes;
     try {
-      outcomes = jdbc.autoCommitted(connection -> writer.write(connection, writes));
+      outcomes = writes.size() == 1 || writer.isOneStatement()
+          ? jdbc.autoCommitted(connection -> writer.write(connection, writes))
+          : jdbc.inTransaction(connection -> writer.write(connection, writes));
     } catch (SQLException | RuntimeException failure) {
       return resolveAll(batch, written, failure);
     }

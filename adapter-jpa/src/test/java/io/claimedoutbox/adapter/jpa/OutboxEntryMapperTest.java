@@ -3,11 +3,13 @@ package io.claimedoutbox.adapter.jpa;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.claimedoutbox.domain.CurrentClaim;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.HeaderText;
 import io.claimedoutbox.port.UndecodableEntryException;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +25,25 @@ class OutboxEntryMapperTest {
     OutboxEntry entry = OutboxEntry.appended(EntryId.of("entry-7"),
             OutboxMessage.of("t", new byte[] {1}).withHeader("a b", "c&d=e"), NOW, WriteStamp.fresh())
         .claimedBy(WorkerId.of("w"), NOW, Duration.ofSeconds(5), WriteStamp.fresh());
-    OutboxEntryRecord row = OutboxEntryMapper.newRecord(entry);
+    OutboxEntryRecord row = new OutboxEntryRecord();
+    row.id = entry.id().value();
+    row.topic = entry.topic();
+    row.payload = entry.payload();
+    row.headers = HeaderText.encode(entry.headers());
+    row.status = entry.status().name();
+    row.attempts = entry.attempts();
+    row.createdAt = entry.createdAt();
+    row.updatedAt = entry.updatedAt();
+    row.availableAt = entry.availableAt();
+    row.dueAt = entry.dueAt().orElse(null);
+    row.claimGeneration = entry.claimGeneration();
+    CurrentClaim claim = entry.currentClaim().orElseThrow();
+    row.owner = claim.owner().value();
+    row.tokenNonce = claim.token().nonce().toString();
+    row.claimedAt = claim.claimedAt();
+    row.leaseUntil = claim.leaseUntil();
+    row.writeStamp = entry.lastWriteStamp().orElseThrow().toString();
+    row.revision = entry.revision();
     assertThat(OutboxEntryMapper.toEntry(row)).isEqualTo(entry);
     return row;
   }

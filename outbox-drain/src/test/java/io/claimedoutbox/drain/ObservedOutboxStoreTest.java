@@ -21,6 +21,7 @@ import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -137,6 +138,31 @@ class ObservedOutboxStoreTest {
     assertThat(attempts("missing", "missing", "delivered")).isEqualTo(1);
     assertThat(log.at(Level.WARN)).singleElement().satisfies(line -> assertThat(line)
         .contains("outcome=missing", "durable_status=missing"));
+  }
+
+  @Test
+  @DisplayName("a batch is counted, timed and logged element by element")
+  void aBatchIsCountedAndLoggedElementByElement() {
+    store.append(OutboxMessage.of("t", new byte[] {1}));
+    Claim stale = claimOne(ALICE);
+    clock.advance(LEASE);
+    claimOne(BOB);
+    store.append(OutboxMessage.of("t", new byte[] {2}));
+    Claim applied = claimOne(ALICE);
+
+    List<ClaimTransitionResult> results = store.tryTransitionAll(List.of(
+        new ClaimTransition(applied, DeliveryReceipt.none()),
+        new ClaimTransition(stale, DeliveryReceipt.none())));
+
+    assertThat(results).extracting(ClaimTransitionResult::outcome)
+        .containsExactly(ClaimTransitionOutcome.APPLIED, ClaimTransitionOutcome.STALE_CLAIM);
+    assertThat(attempts("applied", "delivered", "delivered")).isEqualTo(1);
+    assertThat(attempts("stale_claim", "claimed", "delivered")).isEqualTo(1);
+    assertThat(allAttempts()).isEqualTo(2);
+    assertThat(log.at(Level.WARN)).singleElement().satisfies(line -> assertThat(line)
+        .contains("worker=alice", "entry=" + stale.entryId(), "outcome=stale_claim"));
+    assertThat(registry.find(OutboxMetrics.TRANSITION_DURATION).timers().stream().mapToLong(Timer::count).sum())
+        .isEqualTo(2);
   }
 
   @Test

@@ -4,6 +4,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
@@ -66,6 +67,16 @@ final class BenchDatabase implements AutoCloseable {
 
   DataSource dataSource() {
     return dataSource;
+  }
+
+  /** @return the single number {@code sql} selects, for example a {@code COUNT(*)} */
+  long count(String sql) throws SQLException {
+    try (Connection connection = dataSource.getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet result = statement.executeQuery(sql)) {
+      result.next();
+      return result.getLong(1);
+    }
   }
 
   void execute(String sql) throws SQLException {

@@ -5,9 +5,6 @@ import com.github.kagkarlsson.scheduler.SchedulerClient;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.helper.OneTimeTask;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -96,12 +93,7 @@ final class DbSchedulerContender implements Contender {
 
   @Override
   public long undone() throws Exception {
-    try (Connection connection = database.dataSource().getConnection();
-        Statement statement = connection.createStatement();
-        ResultSet count = statement.executeQuery("SELECT COUNT(*) FROM scheduled_tasks")) {
-      count.next();
-      return count.getLong(1);
-    }
+    return database.count("SELECT COUNT(*) FROM scheduled_tasks");
   }
 
   @Override

@@ -7,7 +7,6 @@ import io.claimedoutbox.adapter.jpa.OutboxSchema;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Map;
@@ -51,12 +50,7 @@ final class JpaBackend implements ClaimedOutboxContender.Backend {
 
   @Override
   public long undone() throws SQLException {
-    try (Connection connection = database.dataSource().getConnection();
-        Statement statement = connection.createStatement();
-        ResultSet count = statement.executeQuery("SELECT COUNT(*) FROM outbox_entry WHERE status <> 'DELIVERED'")) {
-      count.next();
-      return count.getLong(1);
-    }
+    return database.count("SELECT COUNT(*) FROM outbox_entry WHERE status <> 'DELIVERED'");
   }
 
   @Override

@@ -3,7 +3,6 @@ package io.claimedoutbox.benchmarks;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,12 +90,7 @@ final class SkipLockedFloor implements Contender {
 
   @Override
   public long undone() throws Exception {
-    try (Connection connection = database.dataSource().getConnection();
-        Statement statement = connection.createStatement();
-        ResultSet count = statement.executeQuery("SELECT COUNT(*) FROM bench_floor")) {
-      count.next();
-      return count.getLong(1);
-    }
+    return database.count("SELECT COUNT(*) FROM bench_floor");
   }
 
   @Override

@@ -6,9 +6,6 @@ import com.gruelbox.transactionoutbox.Persistor;
 import com.gruelbox.transactionoutbox.Submitter;
 import com.gruelbox.transactionoutbox.TransactionManager;
 import com.gruelbox.transactionoutbox.TransactionOutbox;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
@@ -104,12 +101,7 @@ final class TransactionOutboxContender implements Contender {
 
   @Override
   public long undone() throws Exception {
-    try (Connection connection = database.dataSource().getConnection();
-        Statement statement = connection.createStatement();
-        ResultSet count = statement.executeQuery("SELECT COUNT(*) FROM TXNO_OUTBOX WHERE processed = false")) {
-      count.next();
-      return count.getLong(1);
-    }
+    return database.count("SELECT COUNT(*) FROM TXNO_OUTBOX WHERE processed = false");
   }
 
   @Override

@@ -21,7 +21,7 @@ import java.util.List;
 abstract class DueEntryClaimer {
 
   final JdbcAccess jdbc;
-  final SqlDialect dialect;
+  private final SqlDialect dialect;
   private final RowWriter writer;
 
   DueEntryClaimer(JdbcAccess jdbc, SqlDialect dialect) {
@@ -31,10 +31,39 @@ abstract class DueEntryClaimer {
   }
 
   /** @return the entries as claimed and committed, oldest due first */
-  abstract List<OutboxEntry> claim(WorkerId worker, int maxEntries, Duration lease, Instant now) throws SQLException;
+  final List<OutboxEntry> claim(WorkerId worker, int maxEntries, Duration lease, Instant now) throws SQLException {
+    return run(connection -> {
+      List<OutboxEntry> due = dueRows(connection, now, maxEntries);
+      if (due.isEmpty()) {
+        return List.of();
+      }
+      WriteStamp stamp = WriteStamp.fresh();
+      List<RowWriter.RowWrite> writes = new ArrayList<>(due.size());
+      for (OutboxEntry entry : due) {
+        writes.add(new RowWriter.RowWrite(entry.claimedBy(worker, now, lease, stamp), entry.revision(), null));
+      }
+      int[] outcomes = writer.write(connection, writes);
+      List<OutboxEntry> claimed = new ArrayList<>(due.size());
+      for (int i = 0; i < outcomes.length; i++) {
+        if (isClaimed(writes.get(i).written(), outcomes[i])) {
+          claimed.add(writes.get(i).written());
+        }
+      }
+      return claimed;
+    });
+  }
 
-  List<OutboxEntry> dueRows(Connection connection, Instant now, int limit, boolean lock) throws SQLException {
-    try (PreparedStatement select = connection.prepareStatement(EntryRows.dueQuery(lock))) {
+  /** Runs the claim: in one locking transaction, or statement by statement. */
+  abstract <T> T run(JdbcAccess.Work<T> work) throws SQLException;
+
+  /** @return whether the due rows are read with {@code FOR UPDATE SKIP LOCKED} */
+  abstract boolean locksRows();
+
+  /** @return whether a claim written with this outcome is the caller's */
+  abstract boolean isClaimed(OutboxEntry claim, int outcome);
+
+  private List<OutboxEntry> dueRows(Connection connection, Instant now, int limit) throws SQLException {
+    try (PreparedStatement select = connection.prepareStatement(EntryRows.dueQuery(locksRows()))) {
       dialect.setInstant(select, 1, now);
       select.setInt(2, limit);
       List<OutboxEntry> due = new ArrayList<>(Math.min(limit, 1024));
@@ -45,22 +74,5 @@ abstract class DueEntryClaimer {
       }
       return due;
     }
-  }
-
-  /**
-   * Writes each entry's claim, checked against its revision.
-   *
-   * @return per entry {@link RowWriter#WRITTEN}, {@link RowWriter#NOT_MATCHED} or {@link RowWriter#UNKNOWN}
-   */
-  int[] writeClaims(Connection connection, List<OutboxEntry> due, List<OutboxEntry> claimed,
-      WorkerId worker, Duration lease, Instant now) throws SQLException {
-    WriteStamp stamp = WriteStamp.fresh();
-    List<RowWriter.RowWrite> writes = new ArrayList<>(due.size());
-    for (OutboxEntry entry : due) {
-      OutboxEntry next = entry.claimedBy(worker, now, lease, stamp);
-      writes.add(new RowWriter.RowWrite(next, entry.revision(), null));
-      claimed.add(next);
-    }
-    return writer.write(connection, writes);
   }
 }

@@ -43,15 +43,7 @@ final class JdbcAccess {
    * repeatable: its writes are checked against revisions and carry their write stamps).
    */
   <T> T autoCommitted(Work<T> work) throws SQLException {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        return autoCommittedOnce(work);
-      } catch (SQLException failure) {
-        if (attempt == DEADLOCK_ATTEMPTS || !isRolledBackByDatabase(failure)) {
-          throw failure;
-        }
-      }
-    }
+    return retryingDeadlockVictims(() -> autoCommittedOnce(work));
   }
 
   private <T> T autoCommittedOnce(Work<T> work) throws SQLException {
@@ -78,11 +70,21 @@ final class JdbcAccess {
    * transaction the database rolled back as a deadlock victim is run again from the start.
    */
   <T> T inTransaction(Work<T> work) throws SQLException {
-    for (int attempt = 1; ; attempt++) {
+    return retryingDeadlockVictims(() -> inTransactionOnce(work));
+  }
+
+  /** Something run against the database, as a whole. */
+  @FunctionalInterface
+  private interface Attempt<T> {
+    T run() throws SQLException;
+  }
+
+  private static <T> T retryingDeadlockVictims(Attempt<T> attempt) throws SQLException {
+    for (int tried = 1; ; tried++) {
       try {
-        return inTransactionOnce(work);
+        return attempt.run();
       } catch (SQLException failure) {
-        if (attempt == DEADLOCK_ATTEMPTS || !isRolledBackByDatabase(failure)) {
+        if (tried == DEADLOCK_ATTEMPTS || !isRolledBackByDatabase(failure)) {
           throw failure;
         }
       }

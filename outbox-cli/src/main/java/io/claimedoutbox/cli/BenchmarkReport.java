@@ -39,8 +39,8 @@ final class BenchmarkReport {
   }
 
   static String document(String tables) {
-    return "# Benchmarks\n\n"
-        + "Produced by `java -jar outbox-cli/target/outbox.jar bench --output docs/benchmarks.md …` on "
+    return "# Store-call benchmarks (single thread)\n\n"
+        + "Produced by `java -jar outbox-cli/target/outbox.jar bench --output docs/store-benchmarks.md …` on "
         + LocalDate.now(ZoneOffset.UTC) + ". Each rate stands next to the backend's raw compare-and-set measured"
         + " in the same run (a version-checked JDBC `UPDATE` in autocommit, an `EVALSHA` of a one-line script, a"
         + " plain `findOneAndUpdate`); compare the ratios, not the absolute numbers, across machines.\n\n"

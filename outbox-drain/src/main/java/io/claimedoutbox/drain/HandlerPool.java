@@ -105,14 +105,13 @@ final class HandlerPool {
           "released unhandled: drain " + settings.worker() + " stopped"));
       return;
     }
-    if (!startable(entry)) {
+    if (!startable(entry) || !entry.start()) {
       entry.finish();
       lost.incrementAndGet();
       release(entry);
       return;
     }
     Throwable failure = null;
-    entry.handlerStarted();
     try {
       handler.handle(entry.message);
     } catch (Exception thrown) {

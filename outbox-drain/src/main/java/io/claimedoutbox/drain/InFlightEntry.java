@@ -49,15 +49,30 @@ final class InFlightEntry {
     notifyAll();
   }
 
-  synchronized void handlerStarted() {
+  /**
+   * The handler is about to run on this thread: waits for a renewal in progress to end.
+   *
+   * @return {@code false} when the claim was lost meanwhile, so the handler must not run
+   */
+  synchronized boolean start() {
+    awaitNoRenewal();
+    if (message.isClaimLost()) {
+      return false;
+    }
     state = State.RUNNING;
     handlerThread = Thread.currentThread();
+    return true;
   }
 
   /** The handler returned: waits for a renewal in progress, then no renewal starts any more. */
   synchronized void finish() {
     handlerThread = null;
     Thread.interrupted();
+    awaitNoRenewal();
+    state = State.FINISHED;
+  }
+
+  private void awaitNoRenewal() {
     boolean interrupted = false;
     while (state == State.RENEWING) {
       try {
@@ -66,7 +81,6 @@ final class InFlightEntry {
         interrupted = true;
       }
     }
-    state = State.FINISHED;
     if (interrupted) {
       Thread.currentThread().interrupt();
     }

@@ -24,7 +24,7 @@ class DependencyDirectionTest {
   void everyModuleIsImported() {
     for (String pkg : new String[] {"io.claimedoutbox.domain", "io.claimedoutbox.port",
         "io.claimedoutbox.conformance", "io.claimedoutbox.adapter.jpa", "io.claimedoutbox.adapter.mongodb",
-        "io.claimedoutbox.adapter.redis", "io.claimedoutbox.drain"}) {
+        "io.claimedoutbox.adapter.redis", "io.claimedoutbox.drain", "io.claimedoutbox.micrometer"}) {
       assertThat(PRODUCTION.stream().anyMatch(type -> type.getPackageName().startsWith(pkg)))
           .as("classes imported from %s", pkg)
           .isTrue();
@@ -61,17 +61,26 @@ class DependencyDirectionTest {
   @DisplayName("nothing but tests and the command-line program depends on an adapter")
   void nothingDependsOnAdapters() {
     noClasses().that().resideInAnyPackage("io.claimedoutbox.domain..", "io.claimedoutbox.port..",
-            "io.claimedoutbox.conformance..", "io.claimedoutbox.drain..")
+            "io.claimedoutbox.conformance..", "io.claimedoutbox.drain..", "io.claimedoutbox.micrometer..")
         .should().dependOnClassesThat().resideInAPackage("io.claimedoutbox.adapter..")
         .check(PRODUCTION);
   }
 
   @Test
-  @DisplayName("the drain and observation layer sees only the port, Micrometer and SLF4J")
+  @DisplayName("the drain sees only the port and SLF4J: no metrics library is forced on its users")
   void drainSeesOnlyThePort() {
     classes().that().resideInAPackage("io.claimedoutbox.drain..")
         .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.claimedoutbox.domain..",
-            "io.claimedoutbox.port..", "io.claimedoutbox.drain..", "io.micrometer..", "org.slf4j..")
+            "io.claimedoutbox.port..", "io.claimedoutbox.drain..", "org.slf4j..")
+        .check(PRODUCTION);
+  }
+
+  @Test
+  @DisplayName("the observation decorator sees only the port, Micrometer and SLF4J")
+  void observationSeesOnlyThePortAndMicrometer() {
+    classes().that().resideInAPackage("io.claimedoutbox.micrometer..")
+        .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.claimedoutbox.domain..",
+            "io.claimedoutbox.port..", "io.claimedoutbox.micrometer..", "io.micrometer..", "org.slf4j..")
         .check(PRODUCTION);
   }
 

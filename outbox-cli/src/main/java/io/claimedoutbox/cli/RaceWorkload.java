@@ -6,11 +6,11 @@ import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
-import io.claimedoutbox.drain.ObservedOutboxStore;
 import io.claimedoutbox.drain.OutboxDrain;
 import io.claimedoutbox.drain.OutboxMessageHandler;
 import io.claimedoutbox.drain.PermanentDeliveryFailure;
 import io.claimedoutbox.drain.RetryPolicy;
+import io.claimedoutbox.micrometer.ObservedOutboxStore;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.StoreCapability;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -57,7 +57,7 @@ final class RaceWorkload {
           .concurrency(settings.handlersPerWorker())
           .lease(settings.lease())
           .leaseRenewal(settings.lease(), settings.lease().dividedBy(10))
-          .retryPolicy(new RetryPolicy(Duration.ofMillis(20), Duration.ofMillis(200), 2.0, 0.5, 4))
+          .retryPolicy(RetryPolicy.builder().initialBackoff(Duration.ofMillis(20)).maxBackoff(Duration.ofMillis(200)).maxAttempts(4).build())
           .idleBackoff(Duration.ofMillis(1), Duration.ofMillis(50))
           .clock(clock)
           .build();

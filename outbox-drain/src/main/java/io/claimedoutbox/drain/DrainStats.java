@@ -2,7 +2,7 @@ package io.claimedoutbox.drain;
 
 /**
  * What one drain has done so far, from its own point of view. These count handler results, not
- * store writes: whether a write was this drain's is what the {@link OutboxMetrics} counter says.
+ * store writes: whether a write was this drain's is what the observation counter ({@code outbox-micrometer}) says.
  *
  * @param claimed claims handed to handlers
  * @param handlerSucceeded handler calls that returned normally

@@ -43,6 +43,86 @@ public record RetryPolicy(
   }
 
   /**
+   * Starts a policy from {@link #defaults()}, changed by name:
+   * {@code RetryPolicy.builder().initialBackoff(Duration.ofSeconds(2)).maxAttempts(5).build()}.
+   *
+   * @return a builder holding the defaults
+   */
+  public static Builder builder() {
+    return new Builder(defaults());
+  }
+
+  /** Builds a {@link RetryPolicy} by named settings; validated by {@link #build()}. Not thread-safe. */
+  public static final class Builder {
+    private Duration initialBackoff;
+    private Duration maxBackoff;
+    private double multiplier;
+    private double jitter;
+    private int maxAttempts;
+
+    private Builder(RetryPolicy from) {
+      this.initialBackoff = from.initialBackoff();
+      this.maxBackoff = from.maxBackoff();
+      this.multiplier = from.multiplier();
+      this.jitter = from.jitter();
+      this.maxAttempts = from.maxAttempts();
+    }
+
+    /**
+     * @param value the wait after the first failed attempt (default 1 s)
+     * @return this builder
+     */
+    public Builder initialBackoff(Duration value) {
+      this.initialBackoff = value;
+      return this;
+    }
+
+    /**
+     * @param value the longest wait (default 5 min)
+     * @return this builder
+     */
+    public Builder maxBackoff(Duration value) {
+      this.maxBackoff = value;
+      return this;
+    }
+
+    /**
+     * @param value how much each further failure multiplies the wait, at least 1 (default 2)
+     * @return this builder
+     */
+    public Builder multiplier(double value) {
+      this.multiplier = value;
+      return this;
+    }
+
+    /**
+     * @param value the random fraction of each wait, 0 to 1 (default 0.5)
+     * @return this builder
+     */
+    public Builder jitter(double value) {
+      this.jitter = value;
+      return this;
+    }
+
+    /**
+     * @param value attempts before the message is dead-lettered, at least 1 (default 10)
+     * @return this builder
+     */
+    public Builder maxAttempts(int value) {
+      this.maxAttempts = value;
+      return this;
+    }
+
+    /**
+     * @return the policy
+     * @throws IllegalArgumentException naming the bad setting
+     */
+    public RetryPolicy build() {
+      return new RetryPolicy(initialBackoff, maxBackoff, multiplier, jitter, maxAttempts);
+    }
+  }
+
+  /**
    * @param attempt the attempt that just failed, 1 for the first
    * @return whether no attempt is left
    */

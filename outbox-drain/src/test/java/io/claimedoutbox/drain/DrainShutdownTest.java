@@ -11,6 +11,7 @@ import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.micrometer.ObservedOutboxStore;
 import io.claimedoutbox.port.TransitionWriteHook;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;

@@ -11,6 +11,7 @@ import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.micrometer.ObservedOutboxStore;
 import io.claimedoutbox.port.ForwardingOutboxStore;
 import io.claimedoutbox.port.TransitionWriteHook;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -33,7 +34,8 @@ class OutboxDrainTest {
 
   private static final Instant START = Instant.parse("2030-01-01T00:00:00Z");
   private static final Duration LEASE = Duration.ofSeconds(30);
-  private static final RetryPolicy RETRY = new RetryPolicy(Duration.ofSeconds(10), Duration.ofMinutes(1), 2.0, 0.5, 3);
+  private static final RetryPolicy RETRY = RetryPolicy.builder()
+      .initialBackoff(Duration.ofSeconds(10)).maxBackoff(Duration.ofMinutes(1)).maxAttempts(3).build();
 
   private final MutableClock clock = new MutableClock(START);
   private final InMemoryOutboxStore backing = new InMemoryOutboxStore(clock, TransitionWriteHook.NONE);
@@ -308,17 +310,19 @@ class OutboxDrainTest {
         .hasMessageContaining("workerId");
     assertThatThrownBy(() -> drain(message -> { }).leaseRenewal(Duration.ofSeconds(1), LEASE).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("renewWhenRemaining");
-    assertThatThrownBy(() -> new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(1), 0.5, 0, 1))
+    assertThatThrownBy(() -> RetryPolicy.builder().multiplier(0.5).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("multiplier");
+    assertThatThrownBy(() -> RetryPolicy.builder().initialBackoff(Duration.ofMinutes(10)).build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxBackoff");
   }
 
   @Test
   void backoffGrowsExponentiallyUpToTheCapWithBoundedJitter() {
-    RetryPolicy noJitter = new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(30), 2.0, 0.0, 10);
+    RetryPolicy noJitter = RetryPolicy.builder().maxBackoff(Duration.ofSeconds(30)).jitter(0).build();
     java.util.Random random = new java.util.Random(7);
     assertThat(List.of(1, 2, 3, 4, 5, 6, 7).stream().map(attempt -> noJitter.backoff(attempt, random).toSeconds()))
         .containsExactly(1L, 2L, 4L, 8L, 16L, 30L, 30L);
-    RetryPolicy halfJitter = new RetryPolicy(Duration.ofSeconds(8), Duration.ofSeconds(30), 2.0, 0.5, 10);
+    RetryPolicy halfJitter = RetryPolicy.builder().initialBackoff(Duration.ofSeconds(8)).maxBackoff(Duration.ofSeconds(30)).build();
     for (int i = 0; i < 100; i++) {
       assertThat(halfJitter.backoff(1, random)).isBetween(Duration.ofSeconds(4), Duration.ofSeconds(8));
     }

@@ -8,6 +8,8 @@ import io.claimedoutbox.conformance.TransitionHistory;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.micrometer.ObservedOutboxStore;
+import io.claimedoutbox.micrometer.OutboxMetrics;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -68,7 +70,7 @@ final class ParallelDrainRun {
           .batchSize(8)
           .concurrency(4)
           .lease(LEASE)
-          .retryPolicy(new RetryPolicy(Duration.ofSeconds(1), Duration.ofSeconds(10), 2.0, 0.5, 4))
+          .retryPolicy(RetryPolicy.builder().maxBackoff(Duration.ofSeconds(10)).maxAttempts(4).build())
           .idleBackoff(Duration.ofMillis(1), Duration.ofMillis(20))
           .leaseRenewal(i % 2 == 0 ? Duration.ofMillis(10) : Duration.ofHours(1), Duration.ofSeconds(15))
           .clock(clock)

@@ -1,4 +1,4 @@
-package io.claimedoutbox.drain;
+package io.claimedoutbox.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.claimedoutbox.drain;
+package io.claimedoutbox.micrometer;
 
 /**
  * The names of the meters {@link ObservedOutboxStore} records and of their tags. Tag values are

@@ -1,4 +1,4 @@
-package io.claimedoutbox.drain;
+package io.claimedoutbox.micrometer;
 
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

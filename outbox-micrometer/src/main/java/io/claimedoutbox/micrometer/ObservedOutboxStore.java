@@ -1,4 +1,4 @@
-package io.claimedoutbox.drain;
+package io.claimedoutbox.micrometer;
 
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;

@@ -2,11 +2,18 @@ package io.claimedoutbox.cli;
 
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
+import io.claimedoutbox.conformance.Rule;
 import io.claimedoutbox.conformance.RuleDisplayNames;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.Launcher;
@@ -20,9 +27,9 @@ import picocli.CommandLine.Option;
 
 /** {@code outbox conformance}: the conformance suite against a live deployment, rule by rule. */
 @Command(name = "conformance", mixinStandardHelpOptions = true,
-    description = {"Run the conformance suite against a live deployment through the JUnit Platform launcher,",
-        "printing each rule's result. The suite works in the program's own namespace (schema or database",
-        "outbox_cli, key prefix outbox-cli-…, or its own collection), never in your data. Exits 1 when a rule fails."})
+    description = {"Run the conformance suite against a live deployment and print each rule's result.",
+        "It runs through the JUnit Platform launcher, one line per rule in the rules' order. The suite works in the program's own namespace (schema or database",
+        "outbox_cli_<random>, key prefix outbox-cli-…, or its own collection), never in your data. Exits 1 when a rule fails."})
 final class ConformanceCommand implements Callable<Integer> {
 
   @Option(names = {"-b", "--backend"}, required = true, description = "The deployment: " + Backends.SUPPORTED + ".")
@@ -36,63 +43,78 @@ final class ConformanceCommand implements Callable<Integer> {
     try (BackendSession session = Backends.open(backend, Clock.systemUTC())) {
       System.out.println("Conformance suite on " + session.label());
       LiveConformanceSuite.fixture = session.conformanceFixture();
-      RulePrinter printer = new RulePrinter();
+      RuleResults results = new RuleResults();
       Launcher launcher = LauncherFactory.create();
       launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(LiveConformanceSuite.class)).build(),
-          printer);
-      System.out.printf(Locale.ROOT, "%d passed, %d failed, %d skipped%n", printer.passed.get(), printer.failed.get(),
-          printer.skipped.get());
-      return printer.failed.get() == 0 && printer.passed.get() > 0 ? 0 : Main.BROKEN;
+          results);
+      results.print();
+      System.out.printf(Locale.ROOT, "%d passed, %d failed, %d skipped%n", results.count(Status.PASS),
+          results.count(Status.FAIL), results.count(Status.SKIP));
+      return results.count(Status.FAIL) == 0 && results.count(Status.PASS) > 0 ? 0 : Main.BROKEN;
     } finally {
       LiveConformanceSuite.fixture = null;
     }
   }
 
-  /** Prints one line per test: its rule, its result, and for failures the rule's message. */
-  private static final class RulePrinter implements TestExecutionListener {
-    final AtomicInteger passed = new AtomicInteger();
-    final AtomicInteger failed = new AtomicInteger();
-    final AtomicInteger skipped = new AtomicInteger();
+  private enum Status { PASS, SKIP, FAIL }
+
+  /**
+   * Collects every test's result under its rule and prints one line per rule, in the rules' order:
+   * FAIL when any case failed (with each failure's message), SKIP when every case was skipped (with
+   * the reason), else PASS; parameterised rules say how many cases ran.
+   */
+  private static final class RuleResults implements TestExecutionListener {
+    private final Map<Rule, List<Status>> byRule = new TreeMap<>();
+    private final Map<Rule, Set<String>> notes = new TreeMap<>();
 
     @Override
-    public void executionSkipped(TestIdentifier test, String reason) {
+    public synchronized void executionSkipped(TestIdentifier test, String reason) {
       if (test.isTest()) {
-        skipped.incrementAndGet();
-        System.out.println("  SKIP  " + name(test) + " — " + reason);
+        record(test, Status.SKIP, reason);
       }
     }
 
     @Override
-    public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+    public synchronized void executionFinished(TestIdentifier test, TestExecutionResult result) {
       if (!test.isTest()) {
         return;
       }
+      String message = result.getThrowable().map(Throwable::getMessage).orElse("aborted");
       switch (result.getStatus()) {
-        case SUCCESSFUL -> {
-          passed.incrementAndGet();
-          System.out.println("  PASS  " + name(test));
-        }
-        case ABORTED -> {
-          skipped.incrementAndGet();
-          System.out.println("  SKIP  " + name(test) + " — "
-              + result.getThrowable().map(Throwable::getMessage).orElse("aborted"));
-        }
-        default -> {
-          failed.incrementAndGet();
-          System.out.println("  FAIL  " + name(test));
-          result.getThrowable().ifPresent(thrown -> System.out.println("        " + thrown.getMessage()
-              .replace(System.lineSeparator(), System.lineSeparator() + "        ")));
-        }
+        case SUCCESSFUL -> record(test, Status.PASS, null);
+        case ABORTED -> record(test, Status.SKIP, message);
+        default -> record(test, Status.FAIL, message);
       }
     }
 
-    private static String name(TestIdentifier test) {
-      String rule = test.getSource()
+    private void record(TestIdentifier test, Status status, String note) {
+      Rule rule = test.getSource()
           .filter(MethodSource.class::isInstance)
           .flatMap(source -> RuleDisplayNames.ruleOf(((MethodSource) source).getMethodName()))
-          .map(found -> found.displayName())
-          .orElse(test.getDisplayName());
-      return rule.equals(test.getDisplayName()) ? rule : rule + " (" + test.getDisplayName() + ")";
+          .orElseThrow(() -> new IllegalStateException("a conformance test without a rule: " + test.getDisplayName()));
+      byRule.computeIfAbsent(rule, r -> new ArrayList<>()).add(status);
+      if (note != null) {
+        notes.computeIfAbsent(rule, r -> new LinkedHashSet<>()).add(note);
+      }
+    }
+
+    int count(Status status) {
+      return (int) byRule.values().stream().flatMap(List::stream).filter(status::equals).count();
+    }
+
+    void print() {
+      byRule.forEach((rule, statuses) -> {
+        Status status = statuses.contains(Status.FAIL) ? Status.FAIL
+            : statuses.stream().allMatch(Status.SKIP::equals) ? Status.SKIP : Status.PASS;
+        String cases = statuses.size() == 1 ? "" : String.format(Locale.ROOT, " (%d cases: %d passed, %d skipped, %d failed)",
+            statuses.size(), Collections.frequency(statuses, Status.PASS), Collections.frequency(statuses, Status.SKIP),
+            Collections.frequency(statuses, Status.FAIL));
+        System.out.println("  " + status + "  " + rule.displayName() + cases);
+        if (status != Status.PASS) {
+          notes.getOrDefault(rule, Set.of()).forEach(note -> System.out.println("        "
+              + note.replace(System.lineSeparator(), System.lineSeparator() + "        ")));
+        }
+      });
     }
   }
 }

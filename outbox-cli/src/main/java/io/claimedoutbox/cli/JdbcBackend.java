@@ -29,11 +29,13 @@ import java.util.regex.Pattern;
 
 /**
  * The JPA adapter on H2 (in memory), PostgreSQL or MariaDB. On a server, the program works in a
- * namespace of its own — schema {@code outbox_cli} on PostgreSQL, database {@code outbox_cli} on
- * MariaDB — which it drops and recreates at the start of each run and drops at the end.
+ * namespace of its own, new for every run — schema {@code outbox_cli_<random>} in the URL's database
+ * on PostgreSQL, database {@code outbox_cli_<random>} on MariaDB — which it creates at the start and
+ * drops at the end, so it never touches anything it did not create, and runs never meet.
  */
 final class JdbcBackend implements BackendSession {
 
+  /** The prefix of every schema or database the program creates. */
   static final String NAMESPACE = "outbox_cli";
   private static final Pattern MARIADB_URL =
       Pattern.compile("(jdbc:(?:mariadb|mysql)://[^/?]+)(/[^?]*)?(\\?.*)?", Pattern.CASE_INSENSITIVE);
@@ -75,10 +77,11 @@ final class JdbcBackend implements BackendSession {
   }
 
   static JdbcBackend postgresql(String url, Clock clock) {
-    admin(url, "PostgreSQL", "DROP SCHEMA IF EXISTS " + NAMESPACE + " CASCADE", "CREATE SCHEMA " + NAMESPACE);
-    String working = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + NAMESPACE;
+    String schema = uniqueNamespace();
+    admin(url, "PostgreSQL", "CREATE SCHEMA " + schema);
+    String working = url + (url.contains("?") ? "&" : "?") + "currentSchema=" + schema;
     return new JdbcBackend("PostgreSQL", url, working, OutboxDatabase.POSTGRESQL, clock,
-        () -> admin(url, "PostgreSQL", "DROP SCHEMA IF EXISTS " + NAMESPACE + " CASCADE"));
+        () -> admin(url, "PostgreSQL", "DROP SCHEMA IF EXISTS " + schema + " CASCADE"));
   }
 
   static JdbcBackend mariadb(String url, Clock clock) {
@@ -87,10 +90,15 @@ final class JdbcBackend implements BackendSession {
       throw new UsageException("malformed MariaDB URL '" + url + "'; expected jdbc:mariadb://host[:port][/db][?options]");
     }
     String query = parts.group(3) == null ? "" : parts.group(3);
-    admin(url, "MariaDB", "DROP DATABASE IF EXISTS " + NAMESPACE, "CREATE DATABASE " + NAMESPACE);
-    String working = parts.group(1) + "/" + NAMESPACE + query;
+    String database = uniqueNamespace();
+    admin(url, "MariaDB", "CREATE DATABASE " + database);
+    String working = parts.group(1) + "/" + database + query;
     return new JdbcBackend("MariaDB", url, working, OutboxDatabase.MARIADB, clock,
-        () -> admin(url, "MariaDB", "DROP DATABASE IF EXISTS " + NAMESPACE));
+        () -> admin(url, "MariaDB", "DROP DATABASE IF EXISTS " + database));
+  }
+
+  static String uniqueNamespace() {
+    return NAMESPACE + "_" + UUID.randomUUID().toString().substring(0, 8);
   }
 
   private static void admin(String url, String label, String... statements) {
@@ -99,8 +107,17 @@ final class JdbcBackend implements BackendSession {
         statement.execute(sql);
       }
     } catch (SQLException failure) {
+      if (isMissingDatabase(failure)) {
+        throw new UsageException("the database named in " + url + " does not exist on that " + label
+            + " server (" + rootMessage(failure) + "); create it or name an existing one");
+      }
       throw new UnreachableBackendException("cannot reach " + label + " at " + url + ": " + rootMessage(failure), failure);
     }
+  }
+
+  /** PostgreSQL's invalid_catalog_name, MariaDB's ER_BAD_DB_ERROR: the server answered, the database is not there. */
+  private static boolean isMissingDatabase(SQLException failure) {
+    return "3D000".equals(failure.getSQLState()) || failure.getErrorCode() == 1049;
   }
 
   private static String serverVersion(HikariDataSource dataSource) {

@@ -5,6 +5,7 @@ import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
 import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * The {@code outbox} program. Exit status: 0 all good, 1 an invariant or a conformance rule broken,
@@ -35,6 +36,7 @@ public final class Main {
     commandLine.setParameterExceptionHandler((problem, arguments) -> {
       PrintWriter err = problem.getCommandLine().getErr();
       err.println("outbox: " + problem.getMessage());
+      UnmatchedArgumentException.printSuggestions(problem, err);
       err.println("Try '" + problem.getCommandLine().getCommandSpec().qualifiedName() + " --help'.");
       return USAGE;
     });

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.IntSupplier;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
@@ -82,6 +83,33 @@ class MainTest {
     assertThat(unreachableSecond.status()).isEqualTo(Main.UNREACHABLE);
     assertThat(unreachableSecond.out()).as("no race ran before the unreachable backend was found")
         .doesNotContain("outbox race on");
+  }
+
+  @Test
+  void aMistypedCommandOrOptionGetsSuggestions() {
+    Run command = run("racee");
+    assertThat(command.status()).isEqualTo(Main.USAGE);
+    assertThat(command.err()).contains("Did you mean").contains("race");
+
+    Run option = run("race", "--entires", "5");
+    assertThat(option.status()).isEqualTo(Main.USAGE);
+    assertThat(option.err()).contains("Possible solutions: --entries");
+  }
+
+  @Test
+  void aMissingDatabaseIsAUsageErrorNotUnreachable() {
+    Run run = run("race", "--backend", "jdbc:postgresql://127.0.0.1:5432/no_such_outbox_database?user=postgres");
+    assertThat(run.status()).isEqualTo(Main.USAGE);
+    assertThat(run.err()).contains("does not exist").contains("no_such_outbox_database");
+  }
+
+  @Test
+  void conformanceOnH2PrintsEachRuleOnceInOrder() {
+    Run run = run("conformance", "--backend", "h2:mem");
+    List<String> ruleLines = run.out().lines().filter(line -> line.matches("  (PASS|SKIP|FAIL)  .*")).toList();
+    List<String> ruleIds = ruleLines.stream().map(line -> line.substring(8, line.indexOf(' ', 8))).toList();
+    assertThat(ruleIds).doesNotHaveDuplicates().hasSize(38).startsWith("A1", "A2", "A3", "A4", "C1").endsWith("H1");
+    assertThat(ruleLines).anySatisfy(line -> assertThat(line).startsWith("  PASS  K1").contains("8 cases"));
   }
 
   @Test

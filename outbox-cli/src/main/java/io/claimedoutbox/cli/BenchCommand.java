@@ -52,7 +52,7 @@ final class BenchCommand implements Callable<Integer> {
       results.add(Benchmarks.run(url, operations, backlogs, samples, System.err));
     }
     String markdown = BenchmarkReport.markdown(results, operations, samples);
-    System.out.print(markdown);
+    System.out.print(BenchmarkReport.plain(markdown));
     if (output != null) {
       Files.writeString(output, BenchmarkReport.document(markdown), StandardCharsets.UTF_8);
       System.out.printf(Locale.ROOT, "Benchmark results written to %s%n", output.toAbsolutePath());

@@ -67,4 +67,34 @@ final class BenchmarkReport {
       return "unknown CPU";
     }
   }
+
+  /**
+   * The Markdown report as a person reads it in a terminal: headings without their marks, each table
+   * as aligned columns.
+   */
+  static String plain(String markdown) {
+    StringBuilder out = new StringBuilder();
+    TextTable table = null;
+    for (String line : markdown.split("\n", -1)) {
+      if (line.startsWith("|")) {
+        String[] cells = java.util.Arrays.stream(line.substring(1, line.length() - 1).split("\\|"))
+            .map(String::strip).toArray(String[]::new);
+        if (table == null) {
+          table = new TextTable(cells);
+        } else if (!cells[0].startsWith("---")) {
+          table.row(cells);
+        }
+        continue;
+      }
+      if (table != null) {
+        out.append(table.render());
+        table = null;
+      }
+      out.append(line.replaceFirst("^#+ ", "")).append('\n');
+    }
+    if (table != null) {
+      out.append(table.render());
+    }
+    return out.toString().stripTrailing() + "\n";
+  }
 }

@@ -161,6 +161,8 @@ class MainTest {
         markdown.toString());
     assertThat(run.status()).as(run.err()).isZero();
     assertThat(Files.readString(markdown)).contains("## Machine").contains("transition ÷ raw").contains("| 1,000 |");
+    assertThat(run.out()).as("the terminal gets aligned columns, not Markdown").contains("transition ÷ raw")
+        .doesNotContain("| ---").doesNotContain("### ");
   }
 
   @Test

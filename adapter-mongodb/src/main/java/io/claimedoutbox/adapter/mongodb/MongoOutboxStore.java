@@ -82,7 +82,7 @@ import org.bson.conversions.Bson;
  * <p>Every read that decides an outcome goes to the primary; writes use the configured write
  * concern (majority by default).
  */
-public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
+public final class MongoOutboxStore implements OutboxClaimOutcomeStore, AutoCloseable {
 
   /** The name of the due index {@link #createIndexes()} creates. */
   public static final String DUE_INDEX = "outbox_due";
@@ -316,6 +316,7 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
   }
 
   /** Closes the client if this store opened it; a client passed in is left open. */
+  @Override
   public void close() {
     if (ownedClient != null) {
       try {

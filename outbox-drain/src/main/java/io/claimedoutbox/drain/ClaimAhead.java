@@ -1,10 +1,12 @@
 package io.claimedoutbox.drain;
 
+import java.time.Duration;
 import java.util.function.LongSupplier;
 
 /**
  * How many claims may wait for a handler: as many as the handlers finish in {@code claimAhead}
- * (the rate measured between polls, smoothed), at least {@code concurrency}, at most
+ * (the rate measured between polls, smoothed; never more than a quarter of the lease, so a waiting
+ * claim starts long before its lease runs out), at least {@code concurrency}, at most
  * {@code bufferSize}. Fast handlers get a deep buffer so a claim round trip never leaves them idle;
  * slow handlers get a shallow one, so a drain never hoards entries that other workers could start
  * on, and buffered leases need little renewal. Starts at {@code concurrency} and grows within a few
@@ -25,7 +27,9 @@ final class ClaimAhead {
 
   ClaimAhead(DrainSettings settings, LongSupplier nanoTime) {
     this.settings = settings;
-    this.aheadSeconds = settings.claimAhead().toNanos() / 1e9;
+    Duration quarterLease = settings.lease().dividedBy(4);
+    Duration horizon = settings.claimAhead().compareTo(quarterLease) < 0 ? settings.claimAhead() : quarterLease;
+    this.aheadSeconds = horizon.toNanos() / 1e9;
     this.nanoTime = nanoTime;
     this.lastNanos = nanoTime.getAsLong();
   }

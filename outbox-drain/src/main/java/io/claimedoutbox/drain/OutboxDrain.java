@@ -251,9 +251,9 @@ public final class OutboxDrain implements AutoCloseable {
     }
 
     /**
-     * @param value how much handler work to claim ahead, at the handlers' recent rate (default 1 s):
-     *     fast handlers get a deep buffer, slow ones a shallow one (never less than the concurrency,
-     *     never more than {@link #bufferSize})
+     * @param value how much handler work to claim ahead, at the handlers' recent rate (default 1 s,
+     *     and never more than a quarter of the lease): fast handlers get a deep buffer, slow ones a
+     *     shallow one (never less than the concurrency, never more than {@link #bufferSize})
      * @return this builder
      */
     public Builder claimAhead(Duration value) {

@@ -16,13 +16,26 @@ import org.junit.jupiter.api.Test;
 class ClaimAheadTest {
 
   private final AtomicLong nanos = new AtomicLong();
-  private final ClaimAhead ahead = new ClaimAhead(settings(), nanos::get);
+  private final ClaimAhead ahead = new ClaimAhead(settings(Duration.ofSeconds(30)), nanos::get);
 
-  private static DrainSettings settings() {
+  private static DrainSettings settings(Duration lease) {
     MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
     OutboxDrain drain = OutboxDrain.builder(new InMemoryOutboxStore(clock, TransitionWriteHook.NONE), message -> { })
-        .workerId(WorkerId.of("w")).concurrency(4).bufferSize(1000).claimAhead(Duration.ofSeconds(1)).build();
+        .workerId(WorkerId.of("w")).concurrency(4).bufferSize(1000).claimAhead(Duration.ofSeconds(1)).lease(lease)
+        .build();
     return drain.settings();
+  }
+
+  @Test
+  void neverMoreThanAQuarterOfTheLeaseOfWork() {
+    ClaimAhead shortLease = new ClaimAhead(settings(Duration.ofMillis(400)), nanos::get);
+    long finished = 0;
+    for (int poll = 1; poll <= 10; poll++) {
+      nanos.addAndGet(Duration.ofMillis(10).toNanos());
+      finished += 20;
+      shortLease.bufferNow(finished);
+    }
+    assertThat(shortLease.bufferNow(finished)).as("2,000 entries a second, 100 ms ahead").isEqualTo(200);
   }
 
   @Test

@@ -52,13 +52,12 @@ final class SqlTransitions {
   List<ClaimTransitionResult> apply(List<ClaimTransition> batch) {
     Instant now = clock.instant();
     List<OutboxEntry> written = new ArrayList<>(batch.size());
-    for (ClaimTransition transition : batch) {
-      written.add(transition.request().applyTo(transition.claim().snapshot(), now, WriteStamp.fresh()));
-    }
     List<RowWriter.RowWrite> writes = new ArrayList<>(batch.size());
-    for (int i = 0; i < batch.size(); i++) {
-      Claim claim = batch.get(i).claim();
-      writes.add(new RowWriter.RowWrite(written.get(i), claim.snapshot().revision(), claim));
+    for (ClaimTransition transition : batch) {
+      Claim claim = transition.claim();
+      OutboxEntry next = transition.request().applyTo(claim.snapshot(), now, WriteStamp.fresh());
+      written.add(next);
+      writes.add(new RowWriter.RowWrite(next, claim.snapshot().revision(), claim));
     }
     int[] outcomes;
     try {

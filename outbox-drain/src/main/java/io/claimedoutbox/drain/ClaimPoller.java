@@ -45,13 +45,20 @@ final class ClaimPoller {
 
   /** Claims as many due entries as the pool has room for, at most a batch, and dispatches them. */
   int pollOnce() {
+    return poll().claimed();
+  }
+
+  /** How many entries one poll asked for, and how many it got. */
+  private record Poll(int asked, int claimed) {}
+
+  private Poll poll() {
     int asked = Math.min(settings.batchSize(), pool.room());
     if (stopping || asked <= 0) {
-      return 0;
+      return new Poll(asked, 0);
     }
     List<Claim> claims = store.claimDue(settings.worker(), asked, settings.lease());
     claims.forEach(pool::dispatch);
-    return claims.size();
+    return new Poll(asked, claims.size());
   }
 
   /** One turn of the loop on the scheduler: poll, then schedule the next turn or park. */
@@ -68,8 +75,8 @@ final class ClaimPoller {
     }
     long delayMillis;
     try {
-      int asked = Math.min(settings.batchSize(), pool.room());
-      delayMillis = waitAfter(asked, pollOnce()).toMillis();
+      Poll poll = poll();
+      delayMillis = waitAfter(poll.asked(), poll.claimed()).toMillis();
     } catch (RuntimeException failure) {
       LOG.warn("Outbox drain {} could not claim entries; backing off", settings.worker(), failure);
       delayMillis = waitAfter(1, 0).toMillis();

@@ -63,16 +63,7 @@ final class LeaseKeeper {
    * @return {@code false} when the claim is lost
    */
   boolean freshBeforeStart(InFlightEntry entry) {
-    if (isRunningOut(entry, settings.clock().instant()) && entry.beginRenewal()) {
-      ClaimTransitionResult result;
-      try {
-        result = store.trySaveClaim(entry.claim(), LeaseRenewal.of(settings.lease()));
-      } catch (RuntimeException failure) {
-        entry.endRenewal(entry.claim());
-        throw failure;
-      }
-      end(entry, result);
-    }
+    renew(List.of(entry));
     return !entry.message.isClaimLost();
   }
 

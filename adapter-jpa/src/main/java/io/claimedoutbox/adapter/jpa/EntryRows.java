@@ -2,12 +2,15 @@ package io.claimedoutbox.adapter.jpa;
 
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.CurrentClaim;
+import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.HeaderText;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Optional;
 
 /**
  * The store's SQL over {@code outbox_entry}, and the one place that moves entries between JDBC and
@@ -24,9 +27,9 @@ final class EntryRows {
       + " updated_at, available_at, due_at, claim_generation, claim_owner, token_nonce, claimed_at,"
       + " lease_until, last_error, progress, delivery_receipt, write_stamp, revision";
 
-  static final String FIND = "SELECT " + COLUMNS + " FROM outbox_entry WHERE id = ?";
+  private static final String FIND = "SELECT " + COLUMNS + " FROM outbox_entry WHERE id = ?";
 
-  static final String FIND_FOR_UPDATE = FIND + " FOR UPDATE";
+  private static final String FIND_FOR_UPDATE = FIND + " FOR UPDATE";
 
   static final String DELETE = "DELETE FROM outbox_entry WHERE id = ?";
 
@@ -51,6 +54,21 @@ final class EntryRows {
   static String dueQuery(boolean lockSkippingLocked) {
     return "SELECT " + COLUMNS + " FROM outbox_entry WHERE due_at <= ? ORDER BY due_at, id LIMIT ?"
         + (lockSkippingLocked ? " FOR UPDATE SKIP LOCKED" : "");
+  }
+
+  /**
+   * Reads one entry by id on {@code connection}, with {@code FOR UPDATE} when {@code lock}.
+   *
+   * @return the entry, empty when there is no such row
+   */
+  static Optional<OutboxEntry> find(Connection connection, EntryId id, boolean lock, SqlDialect dialect)
+      throws SQLException {
+    try (PreparedStatement select = connection.prepareStatement(lock ? FIND_FOR_UPDATE : FIND)) {
+      select.setString(1, id.value());
+      try (ResultSet row = select.executeQuery()) {
+        return row.next() ? Optional.of(read(row, dialect)) : Optional.empty();
+      }
+    }
   }
 
   static OutboxEntry read(ResultSet row, SqlDialect dialect) throws SQLException {

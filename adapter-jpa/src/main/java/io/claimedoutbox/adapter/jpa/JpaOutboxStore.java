@@ -17,7 +17,6 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
@@ -156,14 +155,7 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
   public Optional<OutboxEntry> find(EntryId id) {
     Arguments.requireNonNull(id, "id");
     try {
-      return jdbc.autoCommitted(connection -> {
-        try (PreparedStatement select = connection.prepareStatement(EntryRows.FIND)) {
-          select.setString(1, id.value());
-          try (ResultSet row = select.executeQuery()) {
-            return row.next() ? Optional.of(EntryRows.read(row, dialect)) : Optional.<OutboxEntry>empty();
-          }
-        }
-      });
+      return jdbc.autoCommitted(connection -> EntryRows.find(connection, id, false, dialect));
     } catch (SQLException failure) {
       throw JdbcAccess.failure("find " + id, failure);
     }

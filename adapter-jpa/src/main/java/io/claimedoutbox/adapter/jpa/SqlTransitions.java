@@ -6,9 +6,6 @@ import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.WriteStamp;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -106,7 +103,7 @@ final class SqlTransitions {
     OutboxEntry[] evaluated = new OutboxEntry[1];
     try {
       return jdbc.inTransaction(connection -> {
-        Optional<OutboxEntry> durable = read(connection, claim, EntryRows.FIND_FOR_UPDATE);
+        Optional<OutboxEntry> durable = EntryRows.find(connection, claim.entryId(), true, dialect);
         if (durable.isPresent() && durable.get().lastWriteStamp().equals(Optional.of(fastStamp))) {
           return ClaimTransitionResult.applied(durable.get());
         }
@@ -133,18 +130,9 @@ final class SqlTransitions {
 
   private Optional<OutboxEntry> find(Claim claim) {
     try {
-      return jdbc.autoCommitted(connection -> read(connection, claim, EntryRows.FIND));
+      return jdbc.autoCommitted(connection -> EntryRows.find(connection, claim.entryId(), false, dialect));
     } catch (SQLException failure) {
       throw JdbcAccess.failure("find " + claim.entryId(), failure);
-    }
-  }
-
-  private Optional<OutboxEntry> read(Connection connection, Claim claim, String sql) throws SQLException {
-    try (PreparedStatement select = connection.prepareStatement(sql)) {
-      select.setString(1, claim.entryId().value());
-      try (ResultSet row = select.executeQuery()) {
-        return row.next() ? Optional.of(EntryRows.read(row, dialect)) : Optional.empty();
-      }
     }
   }
 }

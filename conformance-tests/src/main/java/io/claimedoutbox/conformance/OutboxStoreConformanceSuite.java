@@ -1,5 +1,12 @@
 package io.claimedoutbox.conformance;
 
+import io.claimedoutbox.conformance.rules.AppendRules;
+import io.claimedoutbox.conformance.rules.BadInputRules;
+import io.claimedoutbox.conformance.rules.BatchTransitionRules;
+import io.claimedoutbox.conformance.rules.ClaimingRules;
+import io.claimedoutbox.conformance.rules.CompatibilityRules;
+import io.claimedoutbox.conformance.rules.ConcurrentHistoryRules;
+import io.claimedoutbox.conformance.rules.TransitionOutcomeRules;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
 

@@ -1,5 +1,6 @@
 package io.claimedoutbox.cli;
 
+import io.claimedoutbox.conformance.RawCompareAndSet;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.DeliveryReceipt;
 import io.claimedoutbox.domain.OutboxMessage;

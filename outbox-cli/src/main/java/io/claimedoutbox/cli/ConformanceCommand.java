@@ -3,7 +3,7 @@ package io.claimedoutbox.cli;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass;
 
 import io.claimedoutbox.conformance.Rule;
-import io.claimedoutbox.conformance.RuleDisplayNames;
+import io.claimedoutbox.conformance.rules.RuleDisplayNames;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.claimedoutbox.conformance.MutableClock;
-import io.claimedoutbox.conformance.StagedRace;
+import io.claimedoutbox.conformance.rules.StagedRace;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimTransition;

@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.jpa;
 
+import io.claimedoutbox.adapter.jpa.testkit.JpaTestKit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -34,7 +35,7 @@ class AmbiguousCommitTest {
 
   private static final WorkerId WORKER = WorkerId.of("worker-1");
 
-  private final JpaStoreFixture fixture = JpaFixtures.of(TestDatabase.POSTGRESQL);
+  private final JpaTestKit fixture = JpaFixtures.of(TestDatabase.POSTGRESQL);
   private CommitFaultDataSource faults;
   private EntityManagerFactory factory;
   private JpaOutboxStore store;
@@ -43,12 +44,12 @@ class AmbiguousCommitTest {
 
   @BeforeEach
   void claimOneEntry() {
-    fixture.clean();
+    fixture.fixture().clean();
     MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
     faults = new CommitFaultDataSource(fixture.dataSource());
     factory = JpaOutbox.entityManagerFactory(faults, Map.of());
     store = JpaOutboxStore.builder(factory).clock(clock).build();
-    observer = JpaOutboxStore.builder(fixture.factory()).clock(clock).build();
+    observer = JpaOutboxStore.builder(fixture.entityManagerFactory()).clock(clock).build();
     store.append(OutboxMessage.of("orders", new byte[] {1, 2, 3}));
     claim = store.claimDue(WORKER, 1, Duration.ofSeconds(30)).get(0);
   }

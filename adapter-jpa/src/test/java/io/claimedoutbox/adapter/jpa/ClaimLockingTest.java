@@ -10,7 +10,7 @@ class ClaimLockingTest {
   @ParameterizedTest(name = "{0} claims with {1}")
   @CsvSource({"POSTGRESQL, SKIP_LOCKED", "MARIADB, SKIP_LOCKED", "H2, OPTIMISTIC"})
   void autoPicksSkipLockedWhereTheDatabaseHasIt(TestDatabase database, ClaimLocking expected) {
-    JpaOutboxStore store = JpaOutboxStore.builder(JpaFixtures.of(database).factory()).build();
+    JpaOutboxStore store = JpaOutboxStore.builder(JpaFixtures.of(database).entityManagerFactory()).build();
 
     assertThat(store.claimLocking()).isEqualTo(expected);
   }

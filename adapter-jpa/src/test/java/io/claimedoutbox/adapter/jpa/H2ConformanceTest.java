@@ -9,6 +9,6 @@ class H2ConformanceTest extends OutboxStoreConformanceSuite {
 
   @Override
   protected OutboxStoreFixture fixture() {
-    return JpaFixtures.of(TestDatabase.H2);
+    return JpaFixtures.of(TestDatabase.H2).fixture();
   }
 }

@@ -9,6 +9,6 @@ class MariaDbConformanceTest extends OutboxStoreConformanceSuite {
 
   @Override
   protected OutboxStoreFixture fixture() {
-    return JpaFixtures.of(TestDatabase.MARIADB);
+    return JpaFixtures.of(TestDatabase.MARIADB).fixture();
   }
 }

@@ -9,6 +9,6 @@ class PostgreSqlConformanceTest extends OutboxStoreConformanceSuite {
 
   @Override
   protected OutboxStoreFixture fixture() {
-    return JpaFixtures.of(TestDatabase.POSTGRESQL);
+    return JpaFixtures.of(TestDatabase.POSTGRESQL).fixture();
   }
 }

@@ -9,33 +9,22 @@ import java.util.Optional;
  */
 enum TestDatabase {
   POSTGRESQL("PostgreSQL", OutboxDatabase.POSTGRESQL, "OUTBOX_POSTGRESQL_URL",
-      "jdbc:postgresql://127.0.0.1:5432/outbox_test?user=postgres",
-      "jdbc:postgresql://127.0.0.1:1/unreachable?user=postgres&connectTimeout=1",
-      "org.hibernate.dialect.PostgreSQLDialect"),
+      "jdbc:postgresql://127.0.0.1:5432/outbox_test?user=postgres"),
   MARIADB("MariaDB", OutboxDatabase.MARIADB, "OUTBOX_MARIADB_URL",
-      "jdbc:mariadb://127.0.0.1:3306/outbox_test?user=root",
-      "jdbc:mariadb://127.0.0.1:1/unreachable?user=root&connectTimeout=1000",
-      "org.hibernate.dialect.MariaDBDialect"),
+      "jdbc:mariadb://127.0.0.1:3306/outbox_test?user=root"),
   H2("H2", OutboxDatabase.H2, "OUTBOX_H2_URL",
-      "jdbc:h2:mem:outbox_conformance;DB_CLOSE_DELAY=-1",
-      null,
-      "org.hibernate.dialect.H2Dialect");
+      "jdbc:h2:mem:outbox_conformance;DB_CLOSE_DELAY=-1");
 
   final String displayName;
   final OutboxDatabase schema;
   final String urlVariable;
   final String defaultUrl;
-  final String unreachableUrl;
-  final String dialect;
 
-  TestDatabase(String displayName, OutboxDatabase schema, String urlVariable, String defaultUrl,
-      String unreachableUrl, String dialect) {
+  TestDatabase(String displayName, OutboxDatabase schema, String urlVariable, String defaultUrl) {
     this.displayName = displayName;
     this.schema = schema;
     this.urlVariable = urlVariable;
     this.defaultUrl = defaultUrl;
-    this.unreachableUrl = unreachableUrl;
-    this.dialect = dialect;
   }
 
   /** The explicit setting if there is one, else the usual loopback service. */

@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.jpa;
 
+import io.claimedoutbox.adapter.jpa.testkit.JpaTestKit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,22 +16,22 @@ import org.junit.jupiter.api.Test;
 @DisplayName("JPA adapter: appendWithin joins the caller's transaction (PostgreSQL)")
 class TransactionalAppendTest {
 
-  private final JpaStoreFixture fixture = JpaFixtures.of(TestDatabase.POSTGRESQL);
+  private final JpaTestKit fixture = JpaFixtures.of(TestDatabase.POSTGRESQL);
   private JpaOutboxStore store;
 
   @BeforeEach
   void cleanStore() {
-    fixture.clean();
-    store = JpaOutboxStore.builder(fixture.factory()).build();
+    fixture.fixture().clean();
+    store = JpaOutboxStore.builder(fixture.entityManagerFactory()).build();
   }
 
   @Test
   @DisplayName("entries appear when the caller commits, and match what appendWithin returned")
   void committedWithCaller() {
-    EntityManager em = fixture.factory().createEntityManager();
+    EntityManager em = fixture.entityManagerFactory().createEntityManager();
     em.getTransaction().begin();
     List<OutboxEntry> appended = store.appendWithin(em, List.of(OutboxMessage.of("t", new byte[] {7})));
-    assertThat(fixture.countRaw()).as("rows visible before the caller commits").isZero();
+    assertThat(fixture.fixture().countRaw()).as("rows visible before the caller commits").isZero();
     em.getTransaction().commit();
     em.close();
 
@@ -41,23 +42,23 @@ class TransactionalAppendTest {
   @Test
   @DisplayName("nothing is stored when the caller rolls back")
   void rolledBackWithCaller() {
-    EntityManager em = fixture.factory().createEntityManager();
+    EntityManager em = fixture.entityManagerFactory().createEntityManager();
     em.getTransaction().begin();
     store.appendWithin(em, List.of(OutboxMessage.of("t", new byte[] {7})));
     em.getTransaction().rollback();
     em.close();
 
-    assertThat(fixture.countRaw()).isZero();
+    assertThat(fixture.fixture().countRaw()).isZero();
   }
 
   @Test
   @DisplayName("without an active transaction it refuses and writes nothing")
   void refusesWithoutTransaction() {
-    EntityManager em = fixture.factory().createEntityManager();
+    EntityManager em = fixture.entityManagerFactory().createEntityManager();
     assertThatThrownBy(() -> store.appendWithin(em, List.of(OutboxMessage.of("t", new byte[] {7}))))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("active transaction");
     em.close();
-    assertThat(fixture.countRaw()).isZero();
+    assertThat(fixture.fixture().countRaw()).isZero();
   }
 }

@@ -11,7 +11,6 @@ import com.mongodb.ReadPreference;
 import com.mongodb.WriteConcern;
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
-import com.mongodb.client.MongoClients;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.bulk.BulkWriteResult;
 import com.mongodb.client.model.BulkWriteOptions;
@@ -82,47 +81,32 @@ import org.bson.conversions.Bson;
  * <p>Every read that decides an outcome goes to the primary; writes use the configured write
  * concern (majority by default).
  */
-public final class MongoOutboxStore implements OutboxClaimOutcomeStore, AutoCloseable {
+public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
 
   /** The name of the due index {@link #createIndexes()} creates. */
   public static final String DUE_INDEX = "outbox_due";
 
   private final MongoCollection<Document> collection;
   private final Clock clock;
-  private final AutoCloseable ownedClient;
 
-  private MongoOutboxStore(Builder builder, MongoClient client, AutoCloseable ownedClient) {
+  private MongoOutboxStore(Builder builder, MongoClient client) {
     this.collection = client.getDatabase(builder.databaseName)
         .getCollection(builder.collectionName)
         .withWriteConcern(builder.writeConcern)
         .withReadPreference(ReadPreference.primary());
     this.clock = builder.clock;
-    this.ownedClient = ownedClient;
   }
 
   /**
-   * Starts building a store over an existing client, which the store never closes.
+   * Starts building a store over a configured client. The client is the caller's: its addresses,
+   * credentials, TLS and pool are set on it, and the caller closes it; the store never does.
    *
    * @param client the client
    * @return a builder: database {@code outbox}, collection {@code outbox_entries}, write concern
    *     majority, the system UTC clock
    */
   public static Builder builder(MongoClient client) {
-    return new Builder(Arguments.requireNonNull(client, "client"), null);
-  }
-
-  /**
-   * Starts building a store that opens (and, when closed, closes) its own client.
-   *
-   * @param connectionString a {@code mongodb://} or {@code mongodb+srv://} connection string
-   * @return a builder as for {@link #builder(MongoClient)}
-   */
-  public static Builder builder(String connectionString) {
-    Arguments.requireText(connectionString, "connectionString", 4096);
-    if (!connectionString.startsWith("mongodb://") && !connectionString.startsWith("mongodb+srv://")) {
-      throw new IllegalArgumentException("connectionString must start with mongodb:// or mongodb+srv://");
-    }
-    return new Builder(null, connectionString);
+    return new Builder(Arguments.requireNonNull(client, "client"));
   }
 
   /**
@@ -315,18 +299,6 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, AutoClos
         eq(EntryDocuments.TOKEN_NONCE, claim.token().nonce().toString()));
   }
 
-  /** Closes the client if this store opened it; a client passed in is left open. */
-  @Override
-  public void close() {
-    if (ownedClient != null) {
-      try {
-        ownedClient.close();
-      } catch (Exception failure) {
-        throw new OutboxStoreException("cannot close the MongoDB client", failure);
-      }
-    }
-  }
-
   private static <T> T run(String what, Supplier<T> call) {
     try {
       return call.get();
@@ -338,15 +310,13 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, AutoClos
   /** Builds a {@link MongoOutboxStore}. Not thread-safe. */
   public static final class Builder {
     private final MongoClient client;
-    private final String connectionString;
     private String databaseName = "outbox";
     private String collectionName = "outbox_entries";
     private WriteConcern writeConcern = WriteConcern.MAJORITY;
     private Clock clock = Clock.systemUTC();
 
-    private Builder(MongoClient client, String connectionString) {
+    private Builder(MongoClient client) {
       this.client = client;
-      this.connectionString = connectionString;
     }
 
     /**
@@ -387,11 +357,7 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, AutoClos
 
     /** @return the store */
     public MongoOutboxStore build() {
-      if (client != null) {
-        return new MongoOutboxStore(this, client, null);
-      }
-      MongoClient own = run("connect", () -> MongoClients.create(connectionString));
-      return new MongoOutboxStore(this, own, own);
+      return new MongoOutboxStore(this, client);
     }
   }
 }

@@ -28,16 +28,13 @@ class MongoAdapterTest {
 
   private static final Instant NOW = Instant.parse("2030-01-01T00:00:00Z");
 
-  private final MongoStoreFixture fixture = MongoStoreFixture.shared();
+  private final MongoFixtures fixture = MongoFixtures.shared();
   private MongoOutboxStore store;
 
   @BeforeEach
   void cleanStore() {
-    fixture.clean();
-    store = MongoOutboxStore.builder(fixture.client)
-        .databaseName(MongoStoreFixture.DATABASE)
-        .collectionName(MongoStoreFixture.COLLECTION)
-        .build();
+    fixture.kit.fixture().clean();
+    store = fixture.kit.storeBuilder().build();
   }
 
   @Test
@@ -51,8 +48,8 @@ class MongoAdapterTest {
         .hasMessageContaining("collectionName");
     assertThatThrownBy(() -> builder.collectionName("system.users")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("collectionName");
-    assertThatThrownBy(() -> MongoOutboxStore.builder("http://localhost")).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("connectionString");
+    assertThatThrownBy(() -> MongoOutboxStore.builder(null)).isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("client");
     assertThatThrownBy(() -> builder.writeConcern(null)).isInstanceOf(NullPointerException.class)
         .hasMessageContaining("writeConcern");
   }
@@ -60,8 +57,8 @@ class MongoAdapterTest {
   @Test
   void createIndexesBuildsOnePartialDueIndex() {
     store.createIndexes();
-    MongoCollection<Document> raw = fixture.client.getDatabase(MongoStoreFixture.DATABASE)
-        .getCollection(MongoStoreFixture.COLLECTION);
+    MongoCollection<Document> raw = fixture.client.getDatabase(MongoFixtures.DATABASE)
+        .getCollection(MongoFixtures.COLLECTION);
     List<Document> indexes = raw.listIndexes().into(new java.util.ArrayList<>());
     Document due = indexes.stream().filter(index -> MongoOutboxStore.DUE_INDEX.equals(index.getString("name")))
         .findFirst().orElseThrow();
@@ -76,8 +73,8 @@ class MongoAdapterTest {
     store.append(OutboxMessage.of("t", new byte[] {1}));
     var claim = store.claimDue(WorkerId.of("w"), 1, Duration.ofSeconds(5)).get(0);
     store.tryMarkClaimDelivered(claim, io.claimedoutbox.domain.DeliveryReceipt.none());
-    Document raw = fixture.client.getDatabase(MongoStoreFixture.DATABASE)
-        .getCollection(MongoStoreFixture.COLLECTION).find().first();
+    Document raw = fixture.client.getDatabase(MongoFixtures.DATABASE)
+        .getCollection(MongoFixtures.COLLECTION).find().first();
     assertThat(raw).doesNotContainKeys("dueAt", "owner", "tokenNonce", "leaseUntil");
   }
 

@@ -9,6 +9,6 @@ class MongoConformanceTest extends OutboxStoreConformanceSuite {
 
   @Override
   protected OutboxStoreFixture fixture() {
-    return MongoStoreFixture.shared();
+    return MongoFixtures.shared().kit.fixture();
   }
 }

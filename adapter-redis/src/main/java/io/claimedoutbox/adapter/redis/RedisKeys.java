@@ -19,8 +19,11 @@ import java.util.regex.Pattern;
  *
  * <p>Entry ids name their shard: {@code <uuid v7>.<shard>}. The number of shards may grow later
  * (old ids keep naming their shard) but must never shrink below a shard that still holds entries.
+ *
+ * <p>Public so operators' tools and the adapter's test kit name keys exactly as the store does.
+ * Immutable.
  */
-final class RedisKeys {
+public final class RedisKeys {
 
   /** Letters, digits and {@code . _ : -}: nothing that could open or close a hash tag. */
   private static final Pattern SAFE_PREFIX = Pattern.compile("[A-Za-z0-9._:-]+");
@@ -30,7 +33,12 @@ final class RedisKeys {
   private final String prefix;
   private final int shards;
 
-  RedisKeys(String prefix, int shards) {
+  /**
+   * @param prefix the store's key prefix
+   * @param shards the store's shard count
+   * @throws IllegalArgumentException if the prefix could break a hash tag or the count is out of range
+   */
+  public RedisKeys(String prefix, int shards) {
     this.prefix = validPrefix(prefix);
     if (shards < 1 || shards > MAX_SHARDS) {
       throw new IllegalArgumentException("shards must be between 1 and " + MAX_SHARDS + ", was " + shards);
@@ -47,23 +55,41 @@ final class RedisKeys {
     return prefix;
   }
 
-  int shards() {
+  /** @return how many shards the keys spread over */
+  public int shards() {
     return shards;
   }
 
-  String tag(int shard) {
+  /**
+   * @param shard a shard
+   * @return its hash tag, {@code {prefix:shard}}
+   */
+  public String tag(int shard) {
     return "{" + prefix + ":" + shard + "}";
   }
 
-  String entryPrefix(int shard) {
+  /**
+   * @param shard a shard
+   * @return the start of every entry key of the shard
+   */
+  public String entryPrefix(int shard) {
     return tag(shard) + ":e:";
   }
 
-  String entry(int shard, EntryId id) {
+  /**
+   * @param shard the shard the id names
+   * @param id an entry
+   * @return the key of the entry's hash
+   */
+  public String entry(int shard, EntryId id) {
     return entryPrefix(shard) + id.value();
   }
 
-  String due(int shard) {
+  /**
+   * @param shard a shard
+   * @return the key of its set of claimable entries
+   */
+  public String due(int shard) {
     return tag(shard) + ":due";
   }
 
@@ -79,8 +105,13 @@ final class RedisKeys {
     return EntryId.of(uuid + "." + shard);
   }
 
-  /** The shard an id names, or empty for ids this store did not mint (no such entry here). */
-  OptionalInt shardOf(EntryId id) {
+  /**
+   * The shard an id names.
+   *
+   * @param id an entry id
+   * @return its shard, or empty for ids this store did not mint (no such entry here)
+   */
+  public OptionalInt shardOf(EntryId id) {
     String value = id.value();
     int dot = value.lastIndexOf('.');
     if (dot < 0 || dot == value.length() - 1 || value.length() - dot > 5) {

@@ -20,7 +20,6 @@ import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.UndecodableEntryException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -39,10 +38,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import javax.net.ssl.SSLSocketFactory;
-import redis.clients.jedis.ConnectionPoolConfig;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -74,7 +69,7 @@ import redis.clients.jedis.exceptions.JedisException;
  * <p>Needs Redis 6.2 or later. Thread-safe when the {@link UnifiedJedis} is (JedisPooled and
  * JedisCluster are).
  */
-public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoCloseable {
+public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
 
   private static final LuaScript APPEND = LuaScript.load("append");
   private static final LuaScript PEEK = LuaScript.load("peek");
@@ -85,50 +80,26 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
   private static final Pattern UNDECODABLE = Pattern.compile("OUTBOX_UNDECODABLE (\\S+) (.*)", Pattern.DOTALL);
 
   private final UnifiedJedis redis;
-  private final boolean ownsClient;
   private final RedisKeys keys;
   private final Clock clock;
   private final AtomicInteger nextAppendShard = new AtomicInteger();
 
-  private RedisOutboxStore(UnifiedJedis redis, boolean ownsClient, Builder builder) {
+  private RedisOutboxStore(UnifiedJedis redis, Builder builder) {
     this.redis = redis;
-    this.ownsClient = ownsClient;
     this.keys = new RedisKeys(builder.keyPrefix, builder.shards);
     this.clock = builder.clock;
   }
 
   /**
-   * Starts building a store over an existing client ({@code JedisPooled}, {@code JedisCluster} or
-   * any {@code UnifiedJedis}), which the store never closes.
+   * Starts building a store over a configured client ({@code JedisPooled}, {@code JedisCluster} or
+   * any {@code UnifiedJedis}). The client is the caller's: its addresses, credentials, TLS and
+   * pool are set on it, and the caller closes it; the store never does.
    *
    * @param client the client
    * @return a builder: key prefix {@code outbox}, 1 shard, the system UTC clock
    */
   public static Builder builder(UnifiedJedis client) {
-    return new Builder(Arguments.requireNonNull(client, "client"), null);
-  }
-
-  /**
-   * Starts building a store that opens (and closes) its own pooled connection to a standalone
-   * Redis: {@code redis://[user:password@]host:port[/db]}, or {@code rediss://…} for TLS.
-   *
-   * @param url the server
-   * @return a builder as for {@link #builder(UnifiedJedis)}
-   */
-  public static Builder builder(URI url) {
-    Arguments.requireNonNull(url, "url");
-    if (!"redis".equals(url.getScheme()) && !"rediss".equals(url.getScheme())) {
-      throw new IllegalArgumentException("url must use redis:// or rediss://, was " + url);
-    }
-    if (url.getHost() == null) {
-      throw new IllegalArgumentException("url has no host: " + url);
-    }
-    String path = url.getPath();
-    if (path != null && path.length() > 1 && !path.substring(1).matches("\\d{1,4}")) {
-      throw new IllegalArgumentException("url's database must be a number (redis://host:port/0), was '"
-          + path.substring(1) + "' in " + url);
-    }
-    return new Builder(null, url);
+    return new Builder(Arguments.requireNonNull(client, "client"));
   }
 
   @Override
@@ -377,19 +348,12 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
   }
 
   /** Closes the connection pool if this store opened it; a client passed in is left open. */
-  @Override
-  public void close() {
-    if (ownsClient) {
-      redis.close();
-    }
-  }
-
   /**
    * Runs a call that may be repeated blindly (a read, or a script that recognises its own earlier
    * run by its stamps) and repeats it once after a broken connection: a server restart or
    * {@code CLIENT KILL} leaves every idle pooled connection broken, and the first use of each would
-   * otherwise fail. The pool this store opened from a URL drops its idle connections first, so the
-   * repeat gets a fresh one; a client passed in is the caller's to configure.
+   * otherwise fail. A {@link JedisPooled} drops its idle connections first, so the repeat gets a
+   * fresh one (idle connections hold no state, so dropping them costs only a reconnect).
    */
   private <T> T runSafely(String what, Supplier<T> call) {
     try {
@@ -398,7 +362,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
       if (!(failure.getCause() instanceof JedisConnectionException)) {
         throw failure;
       }
-      if (ownsClient && redis instanceof JedisPooled pooled) {
+      if (redis instanceof JedisPooled pooled) {
         pooled.getPool().clear();
       }
       return run(what, call);
@@ -430,18 +394,12 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
   /** Builds a {@link RedisOutboxStore}. Not thread-safe. */
   public static final class Builder {
     private final UnifiedJedis client;
-    private final URI url;
     private String keyPrefix = "outbox";
     private int shards = 1;
     private Clock clock = Clock.systemUTC();
-    private String username;
-    private String password;
-    private SSLSocketFactory sslSocketFactory;
-    private ConnectionPoolConfig poolConfig;
 
-    private Builder(UnifiedJedis client, URI url) {
+    private Builder(UnifiedJedis client) {
       this.client = client;
-      this.url = url;
     }
 
     /**
@@ -475,82 +433,9 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, AutoClos
       return this;
     }
 
-    /**
-     * @param user the ACL user for a connection the store opens from a URL (overrides the URL's)
-     * @param secret its password
-     * @return this builder
-     */
-    public Builder credentials(String user, String secret) {
-      this.username = Arguments.requireText(user, "username", 256);
-      this.password = Arguments.requireNonNull(secret, "password");
-      return this;
-    }
-
-    /**
-     * @param value the TLS socket factory for a {@code rediss://} URL (default: the JVM's)
-     * @return this builder
-     */
-    public Builder sslSocketFactory(SSLSocketFactory value) {
-      this.sslSocketFactory = Arguments.requireNonNull(value, "sslSocketFactory");
-      return this;
-    }
-
-    /**
-     * @param value the pool of a store opened from a URL (default: up to 8 connections, idle ones
-     *     checked every 30 s; a broken connection is replaced and the call repeated once)
-     * @return this builder
-     */
-    public Builder poolConfig(ConnectionPoolConfig value) {
-      this.poolConfig = Arguments.requireNonNull(value, "poolConfig");
-      return this;
-    }
-
-    private static ConnectionPoolConfig defaultPool() {
-      ConnectionPoolConfig pool = new ConnectionPoolConfig();
-      pool.setTestWhileIdle(true);
-      pool.setTimeBetweenEvictionRuns(Duration.ofSeconds(30));
-      return pool;
-    }
-
     /** @return the store */
     public RedisOutboxStore build() {
-      if (client != null) {
-        if (username != null || sslSocketFactory != null || poolConfig != null) {
-          throw new IllegalStateException("credentials, TLS and pool settings belong to the client you passed in;"
-              + " set them on it, or build the store from a URL");
-        }
-        return new RedisOutboxStore(client, false, this);
-      }
-      return new RedisOutboxStore(openPool(), true, this);
-    }
-
-    private UnifiedJedis openPool() {
-      DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-          .clientName("claimed-outbox")
-          .ssl("rediss".equals(url.getScheme()));
-      if (sslSocketFactory != null) {
-        config.sslSocketFactory(sslSocketFactory);
-      }
-      String userInfo = url.getUserInfo();
-      if (username != null) {
-        config.user(username).password(password);
-      } else if (userInfo != null) {
-        int colon = userInfo.indexOf(':');
-        if (colon < 0) {
-          config.password(userInfo);
-        } else {
-          if (colon > 0) {
-            config.user(userInfo.substring(0, colon));
-          }
-          config.password(userInfo.substring(colon + 1));
-        }
-      }
-      String path = url.getPath();
-      if (path != null && path.length() > 1) {
-        config.database(Integer.parseInt(path.substring(1)));
-      }
-      int port = url.getPort() < 0 ? 6379 : url.getPort();
-      return run("connect", () -> new JedisPooled(poolConfig != null ? poolConfig : defaultPool(), new HostAndPort(url.getHost(), port), config.build()));
+      return new RedisOutboxStore(client, this);
     }
   }
 }

@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.redis;
 
+import io.claimedoutbox.adapter.redis.testkit.RedisTestKit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -42,8 +43,8 @@ class RedisAdapterTest {
   }
 
   private RedisOutboxStore cleanStore(RedisTopology topology) {
-    RedisStoreFixture fixture = RedisStoreFixture.of(topology);
-    fixture.clean();
+    RedisTestKit fixture = RedisFixtures.of(topology);
+    fixture.fixture().clean();
     return fixture.storeBuilder().clock(clock).build();
   }
 
@@ -52,15 +53,15 @@ class RedisAdapterTest {
   @DisplayName("a flushed script cache (NOSCRIPT) is reloaded and the call still succeeds")
   void scriptCacheFlushIsSurvived(RedisTopology topology) {
     RedisOutboxStore store = cleanStore(topology);
-    RedisStoreFixture fixture = RedisStoreFixture.of(topology);
+    RedisTestKit fixture = RedisFixtures.of(topology);
     store.appendAll(List.of(OutboxMessage.of("t", new byte[] {1}), OutboxMessage.of("t", new byte[] {2})));
-    for (int shard = 0; shard < fixture.keys.shards(); shard++) {
-      fixture.client.scriptFlush(fixture.keys.due(shard).getBytes());
+    for (int shard = 0; shard < fixture.keys().shards(); shard++) {
+      fixture.client().scriptFlush(fixture.keys().due(shard).getBytes());
     }
 
     List<Claim> claims = store.claimDue(WORKER, 2, LEASE);
-    for (int shard = 0; shard < fixture.keys.shards(); shard++) {
-      fixture.client.scriptFlush(fixture.keys.due(shard).getBytes());
+    for (int shard = 0; shard < fixture.keys().shards(); shard++) {
+      fixture.client().scriptFlush(fixture.keys().due(shard).getBytes());
     }
     ClaimTransitionResult delivered = store.tryMarkClaimDelivered(claims.get(0), DeliveryReceipt.none());
 
@@ -137,15 +138,15 @@ class RedisAdapterTest {
   @DisplayName("a damaged due row stops the claim before anything is written, naming the entry")
   void damagedRowAbortsTheWholeClaim(RedisTopology topology, Damage damage) {
     RedisOutboxStore store = cleanStore(topology);
-    RedisStoreFixture fixture = RedisStoreFixture.of(topology);
+    RedisTestKit fixture = RedisFixtures.of(topology);
     List<OutboxEntry> entries = store.appendAll(List.of(OutboxMessage.of("a", new byte[] {1}),
         OutboxMessage.of("b", new byte[] {2}), OutboxMessage.of("c", new byte[] {3}), OutboxMessage.of("d", new byte[] {4})));
     EntryId damaged = entries.get(1).id();
-    String key = fixture.keys.entry(fixture.keys.shardOf(damaged).orElseThrow(), damaged);
+    String key = fixture.keys().entry(fixture.keys().shardOf(damaged).orElseThrow(), damaged);
     if (damage.value == null) {
-      fixture.client.hdel(key, damage.field);
+      fixture.client().hdel(key, damage.field);
     } else {
-      fixture.client.hset(key, damage.field, damage.value);
+      fixture.client().hset(key, damage.field, damage.value);
     }
 
     for (int attempt = 0; attempt < 2; attempt++) {

@@ -9,6 +9,6 @@ class RedisClusterConformanceTest extends OutboxStoreConformanceSuite {
 
   @Override
   protected OutboxStoreFixture fixture() {
-    return RedisStoreFixture.of(RedisTopology.CLUSTER);
+    return RedisFixtures.of(RedisTopology.CLUSTER).fixture();
   }
 }

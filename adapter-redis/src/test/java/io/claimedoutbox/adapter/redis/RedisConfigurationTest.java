@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.redis;
 
+import io.claimedoutbox.adapter.redis.testkit.RedisTestKit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,7 +8,6 @@ import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.OutboxStoreException;
-import java.net.URI;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -17,8 +17,11 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import redis.clients.jedis.Connection;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisCluster;
+import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.params.ClientKillParams;
 import redis.clients.jedis.util.JedisClusterCRC16;
 
@@ -27,28 +30,28 @@ class RedisConfigurationTest {
 
   @Test
   void keyPrefixesThatBreakTheKeySchemeAreRejected() {
-    RedisOutboxStore.Builder builder = RedisOutboxStore.builder(URI.create("redis://127.0.0.1:6379"));
+    RedisOutboxStore.Builder builder = RedisOutboxStore.builder(RedisFixtures.of(RedisTopology.STANDALONE).client());
     for (String bad : List.of("a{b", "a}b", "with space", "", "tab\t")) {
       assertThatThrownBy(() -> builder.keyPrefix(bad)).isInstanceOf(IllegalArgumentException.class)
           .hasMessageContaining("keyPrefix");
     }
     assertThatThrownBy(() -> builder.shards(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shards");
-    assertThatThrownBy(() -> RedisOutboxStore.builder(URI.create("http://x"))).isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("redis://");
-    assertThatThrownBy(() -> RedisOutboxStore.builder(RedisStoreFixture.of(RedisTopology.STANDALONE).client)
-        .credentials("u", "p").build()).isInstanceOf(IllegalStateException.class).hasMessageContaining("client");
+    assertThatThrownBy(() -> RedisOutboxStore.builder(null)).isInstanceOf(NullPointerException.class)
+        .hasMessageContaining("client");
   }
 
   @Test
-  @DisplayName("after CLIENT KILL of every pooled connection, a store built from a URL answers every next call")
+  @DisplayName("after CLIENT KILL of every pooled connection, a store over a JedisPooled answers every next call")
   void killedPooledConnectionsAreReplaced() {
     String prefix = "outbox-kill-" + UUID.randomUUID().toString().substring(0, 8);
-    try (RedisOutboxStore store = RedisOutboxStore.builder(URI.create("redis://127.0.0.1:6379")).keyPrefix(prefix).build();
+    try (JedisPooled client = new JedisPooled(new HostAndPort("127.0.0.1", 6379),
+            DefaultJedisClientConfig.builder().clientName("outbox-kill-test").build());
         Jedis admin = new Jedis("127.0.0.1", 6379)) {
+      RedisOutboxStore store = RedisOutboxStore.builder(client).keyPrefix(prefix).build();
       OutboxEntry appended = store.append(OutboxMessage.of("orders", new byte[] {1}));
       IntStream.range(0, 8).parallel().forEach(i -> store.find(appended.id()));
 
-      List<String> storeConnections = admin.clientList().lines().filter(line -> line.contains(" name=claimed-outbox "))
+      List<String> storeConnections = admin.clientList().lines().filter(line -> line.contains(" name=outbox-kill-test "))
           .map(line -> line.substring("id=".length(), line.indexOf(' '))).toList();
       storeConnections.forEach(id -> admin.clientKill(ClientKillParams.clientKillParams().id(id)));
 
@@ -64,64 +67,45 @@ class RedisConfigurationTest {
   }
 
   @Test
-  @DisplayName("a URL whose database is not a number is rejected when the builder is made, naming it")
-  void nonNumericDatabaseIsRejectedByName() {
-    assertThatThrownBy(() -> RedisOutboxStore.builder(URI.create("redis://127.0.0.1:6379/notanumber")))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("database must be a number").hasMessageContaining("notanumber");
-    RedisOutboxStore.builder(URI.create("redis://127.0.0.1:6379/2"));
-  }
-
-  @Test
-  @DisplayName("an ACL user and password from the URL or the builder reach Redis; a wrong one is refused")
-  void aclCredentialsArePassedThrough() {
-    RedisStoreFixture admin = RedisStoreFixture.of(RedisTopology.STANDALONE);
-    admin.client.sendCommand(redis.clients.jedis.Protocol.Command.ACL,
+  @DisplayName("a client configured with an ACL user works within the user's keys; outside them it is refused")
+  void aclRestrictedClientsWork() {
+    RedisTestKit admin = RedisFixtures.of(RedisTopology.STANDALONE);
+    admin.client().sendCommand(redis.clients.jedis.Protocol.Command.ACL,
         "SETUSER", "outbox-acl-test", "reset", "on", ">s3cret", "~{outbox-acl:*", "+@all");
-    try {
-      try (RedisOutboxStore store = RedisOutboxStore.builder(URI.create("redis://outbox-acl-test:s3cret@127.0.0.1:6379"))
-          .keyPrefix("outbox-acl").build()) {
-        OutboxEntry entry = store.append(OutboxMessage.of("t", new byte[] {1}));
-        assertThat(store.find(entry.id())).contains(entry);
-        assertThat(store.delete(entry.id())).isTrue();
-      }
-      try (RedisOutboxStore store = RedisOutboxStore.builder(URI.create("redis://127.0.0.1:6379"))
-          .credentials("outbox-acl-test", "s3cret").keyPrefix("outbox-other").build()) {
-        assertThatThrownBy(() -> store.append(OutboxMessage.of("t", new byte[] {1})))
-            .as("keys outside the user's ACL pattern").isInstanceOf(OutboxStoreException.class);
-      }
-      assertThatThrownBy(() -> {
-        try (RedisOutboxStore store = RedisOutboxStore.builder(URI.create("redis://outbox-acl-test:wrong@127.0.0.1:6379"))
-            .keyPrefix("outbox-acl").build()) {
-          store.append(OutboxMessage.of("t", new byte[] {1}));
-        }
-      }).isInstanceOf(OutboxStoreException.class);
+    try (JedisPooled client = new JedisPooled(new HostAndPort("127.0.0.1", 6379),
+        DefaultJedisClientConfig.builder().user("outbox-acl-test").password("s3cret").build())) {
+      RedisOutboxStore allowed = RedisOutboxStore.builder(client).keyPrefix("outbox-acl").build();
+      OutboxEntry entry = allowed.append(OutboxMessage.of("t", new byte[] {1}));
+      assertThat(allowed.find(entry.id())).contains(entry);
+      assertThat(allowed.delete(entry.id())).isTrue();
+      RedisOutboxStore outside = RedisOutboxStore.builder(client).keyPrefix("outbox-other").build();
+      assertThatThrownBy(() -> outside.append(OutboxMessage.of("t", new byte[] {1})))
+          .as("keys outside the user's ACL pattern").isInstanceOf(OutboxStoreException.class);
     } finally {
-      admin.client.sendCommand(redis.clients.jedis.Protocol.Command.ACL, "DELUSER", "outbox-acl-test");
+      admin.client().sendCommand(redis.clients.jedis.Protocol.Command.ACL, "DELUSER", "outbox-acl-test");
     }
   }
 
   @Test
   @DisplayName("the cluster fixture's four shards live on more than one master, and appends reach every shard")
   void shardsSpreadOverMasters() {
-    RedisStoreFixture fixture = RedisStoreFixture.of(RedisTopology.CLUSTER);
-    JedisCluster cluster = (JedisCluster) fixture.client;
+    RedisTestKit fixture = RedisFixtures.of(RedisTopology.CLUSTER);
+    JedisCluster cluster = (JedisCluster) fixture.client();
     Set<String> masters = new HashSet<>();
-    for (int shard = 0; shard < fixture.keys.shards(); shard++) {
-      try (Connection connection = cluster.getConnectionFromSlot(JedisClusterCRC16.getSlot(fixture.keys.tag(shard)))) {
+    for (int shard = 0; shard < fixture.keys().shards(); shard++) {
+      try (Connection connection = cluster.getConnectionFromSlot(JedisClusterCRC16.getSlot(fixture.keys().tag(shard)))) {
         masters.add(connection.toString());
       }
     }
     assertThat(masters).as("masters holding the shards").hasSizeGreaterThanOrEqualTo(2);
 
-    fixture.clean();
-    try (RedisOutboxStore store = fixture.storeBuilder().build()) {
-      Set<String> shardsUsed = new HashSet<>();
-      for (int i = 0; i < 8; i++) {
-        String id = store.append(OutboxMessage.of("t", new byte[] {1})).id().value();
-        shardsUsed.add(id.substring(id.lastIndexOf('.') + 1));
-      }
-      assertThat(shardsUsed).containsExactlyInAnyOrder("0", "1", "2", "3");
+    fixture.fixture().clean();
+    RedisOutboxStore store = fixture.storeBuilder().build();
+    Set<String> shardsUsed = new HashSet<>();
+    for (int i = 0; i < 8; i++) {
+      String id = store.append(OutboxMessage.of("t", new byte[] {1})).id().value();
+      shardsUsed.add(id.substring(id.lastIndexOf('.') + 1));
     }
+    assertThat(shardsUsed).containsExactlyInAnyOrder("0", "1", "2", "3");
   }
 }

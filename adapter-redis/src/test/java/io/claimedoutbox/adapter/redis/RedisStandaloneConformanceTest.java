@@ -9,6 +9,6 @@ class RedisStandaloneConformanceTest extends OutboxStoreConformanceSuite {
 
   @Override
   protected OutboxStoreFixture fixture() {
-    return RedisStoreFixture.of(RedisTopology.STANDALONE);
+    return RedisFixtures.of(RedisTopology.STANDALONE).fixture();
   }
 }

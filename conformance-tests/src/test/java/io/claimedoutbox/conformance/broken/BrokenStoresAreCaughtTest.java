@@ -6,7 +6,7 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectClass
 import io.claimedoutbox.conformance.OutboxStoreConformanceSuite;
 import io.claimedoutbox.conformance.OutboxStoreFixture;
 import io.claimedoutbox.conformance.Rule;
-import io.claimedoutbox.conformance.RuleDisplayNames;
+import io.claimedoutbox.conformance.rules.RuleDisplayNames;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
 import io.claimedoutbox.conformance.reference.InMemoryStoreFixture;
 import io.claimedoutbox.port.TransitionWriteHook;

@@ -1,5 +1,6 @@
-package io.claimedoutbox.conformance;
+package io.claimedoutbox.conformance.rules;
 
+import io.claimedoutbox.conformance.Rule;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;

@@ -1,5 +1,6 @@
-package io.claimedoutbox.conformance;
+package io.claimedoutbox.conformance.rules;
 
+import io.claimedoutbox.conformance.Rule;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.DeliveryReceipt;

@@ -1,5 +1,7 @@
-package io.claimedoutbox.conformance;
+package io.claimedoutbox.conformance.rules;
 
+import io.claimedoutbox.conformance.RawEntryState;
+import io.claimedoutbox.conformance.Rule;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionOutcome;

@@ -1,5 +1,6 @@
-package io.claimedoutbox.conformance;
+package io.claimedoutbox.conformance.rules;
 
+import io.claimedoutbox.conformance.Rule;
 import java.util.Objects;
 import java.util.function.Supplier;
 import org.opentest4j.AssertionFailedError;

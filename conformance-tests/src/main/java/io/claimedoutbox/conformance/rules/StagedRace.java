@@ -1,4 +1,4 @@
-package io.claimedoutbox.conformance;
+package io.claimedoutbox.conformance.rules;
 
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.TransitionKind;

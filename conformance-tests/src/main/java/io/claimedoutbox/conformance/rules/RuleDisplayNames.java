@@ -1,5 +1,6 @@
-package io.claimedoutbox.conformance;
+package io.claimedoutbox.conformance.rules;
 
+import io.claimedoutbox.conformance.Rule;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Locale;

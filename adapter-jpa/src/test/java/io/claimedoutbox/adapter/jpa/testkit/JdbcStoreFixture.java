@@ -1,0 +1,143 @@
+package io.claimedoutbox.adapter.jpa.testkit;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.claimedoutbox.adapter.jpa.JpaOutbox;
+import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
+import io.claimedoutbox.adapter.jpa.OutboxDatabase;
+import io.claimedoutbox.conformance.BackendFixture;
+import io.claimedoutbox.conformance.ClosingStore;
+import io.claimedoutbox.conformance.FixtureCapability;
+import io.claimedoutbox.conformance.FixtureContext;
+import io.claimedoutbox.conformance.RawEntryState;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import jakarta.persistence.EntityManagerFactory;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** The JPA adapter's conformance fixture: the kit's table read, damaged and locked with plain JDBC. */
+final class JdbcStoreFixture extends BackendFixture {
+
+  private final JpaTestKit kit;
+
+  JdbcStoreFixture(JpaTestKit kit, String backendName) {
+    super(backendName, UnreachableServer.of(kit.database()).isPresent()
+        ? Set.of(FixtureCapability.ROW_LOCKS, FixtureCapability.UNREACHABLE_BACKEND)
+        : Set.of());
+    this.kit = kit;
+  }
+
+  @Override
+  public void clean() {
+    update("DELETE FROM outbox_entry");
+  }
+
+  @Override
+  public OutboxClaimOutcomeStore openStore(FixtureContext context) {
+    return kit.storeBuilder().clock(context.clock()).build();
+  }
+
+  @Override
+  public Optional<RawEntryState> readRaw(EntryId id) {
+    String sql = "SELECT id, status, claim_owner, claim_generation, revision, write_stamp"
+        + " FROM outbox_entry WHERE id = ?";
+    try (Connection connection = kit.dataSource().getConnection();
+        PreparedStatement select = connection.prepareStatement(sql)) {
+      select.setString(1, id.value());
+      try (ResultSet row = select.executeQuery()) {
+        if (!row.next()) {
+          return Optional.empty();
+        }
+        return Optional.of(new RawEntryState(row.getString(1), row.getString(2), row.getString(3),
+            row.getLong(4), row.getLong(5), row.getString(6)));
+      }
+    } catch (SQLException failure) {
+      throw new IllegalStateException(failure);
+    }
+  }
+
+  @Override
+  public long countRaw() {
+    try (Connection connection = kit.dataSource().getConnection();
+        Statement statement = connection.createStatement();
+        ResultSet count = statement.executeQuery("SELECT COUNT(*) FROM outbox_entry")) {
+      count.next();
+      return count.getLong(1);
+    } catch (SQLException failure) {
+      throw new IllegalStateException(failure);
+    }
+  }
+
+  @Override
+  public void corrupt(EntryId id) {
+    update("UPDATE outbox_entry SET status = 'SHIPPED' WHERE id = '" + id.value() + "'");
+  }
+
+  @Override
+  public void holdRowLock(EntryId id, Runnable whileLocked) {
+    try (Connection connection = kit.dataSource().getConnection()) {
+      connection.setAutoCommit(false);
+      try (PreparedStatement lock = connection.prepareStatement(
+          "SELECT id FROM outbox_entry WHERE id = ? FOR UPDATE")) {
+        lock.setString(1, id.value());
+        lock.executeQuery().close();
+        whileLocked.run();
+      } finally {
+        connection.rollback();
+        connection.setAutoCommit(true);
+      }
+    } catch (SQLException failure) {
+      throw new IllegalStateException(failure);
+    }
+  }
+
+  @Override
+  public Optional<OutboxClaimOutcomeStore> openUnreachableStore(FixtureContext context) {
+    return UnreachableServer.of(kit.database()).map(server -> {
+      HikariConfig config = new HikariConfig();
+      config.setJdbcUrl(server.url());
+      config.setConnectionTimeout(250);
+      config.setInitializationFailTimeout(-1);
+      config.setMaximumPoolSize(1);
+      HikariDataSource unreachable = new HikariDataSource(config);
+      EntityManagerFactory deadFactory = JpaOutbox.entityManagerFactory(unreachable, Map.of(
+          "hibernate.dialect", server.dialect(),
+          "hibernate.boot.allow_jdbc_metadata_access", "false"));
+      JpaOutboxStore store = JpaOutboxStore.builder(deadFactory).clock(context.clock()).build();
+      return new ClosingStore(store, () -> {
+        deadFactory.close();
+        unreachable.close();
+      });
+    });
+  }
+
+  private void update(String sql) {
+    try (Connection connection = kit.dataSource().getConnection(); Statement statement = connection.createStatement()) {
+      statement.executeUpdate(sql);
+    } catch (SQLException failure) {
+      throw new IllegalStateException(failure);
+    }
+  }
+
+  /** Where nothing listens, for each server database: port 1 on loopback, with short timeouts. */
+  private record UnreachableServer(String url, String dialect) {
+    static Optional<UnreachableServer> of(OutboxDatabase database) {
+      return switch (database) {
+        case POSTGRESQL -> Optional.of(new UnreachableServer(
+            "jdbc:postgresql://127.0.0.1:1/unreachable?user=postgres&connectTimeout=1",
+            "org.hibernate.dialect.PostgreSQLDialect"));
+        case MARIADB -> Optional.of(new UnreachableServer(
+            "jdbc:mariadb://127.0.0.1:1/unreachable?user=root&connectTimeout=1000",
+            "org.hibernate.dialect.MariaDBDialect"));
+        case H2 -> Optional.empty();
+      };
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package io.claimedoutbox.adapter.mongodb.testkit;
+
+import com.mongodb.MongoClientSettings;
+import com.mongodb.ServerAddress;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.client.model.Filters;
+import com.mongodb.client.model.Updates;
+import io.claimedoutbox.adapter.mongodb.MongoOutboxStore;
+import io.claimedoutbox.conformance.BackendFixture;
+import io.claimedoutbox.conformance.ClosingStore;
+import io.claimedoutbox.conformance.FixtureCapability;
+import io.claimedoutbox.conformance.FixtureContext;
+import io.claimedoutbox.conformance.RawEntryState;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.bson.Document;
+
+/** The MongoDB adapter's conformance fixture: the kit's collection read and damaged with the plain driver. */
+final class MongoStoreFixture extends BackendFixture {
+
+  private final MongoTestKit kit;
+
+  MongoStoreFixture(MongoTestKit kit, String backendName) {
+    super(backendName, Set.of(FixtureCapability.UNREACHABLE_BACKEND));
+    this.kit = kit;
+  }
+
+  @Override
+  public void clean() {
+    kit.collection().deleteMany(new Document());
+  }
+
+  @Override
+  public OutboxClaimOutcomeStore openStore(FixtureContext context) {
+    return kit.storeBuilder().clock(context.clock()).build();
+  }
+
+  @Override
+  public Optional<RawEntryState> readRaw(EntryId id) {
+    Document document = kit.collection().find(Filters.eq("_id", id.value())).first();
+    if (document == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new RawEntryState(document.getString("_id"), document.getString("status"),
+        document.getString("owner"), ((Number) document.get("claimGeneration")).longValue(),
+        ((Number) document.get("revision")).longValue(), document.getString("writeStamp")));
+  }
+
+  @Override
+  public long countRaw() {
+    return kit.collection().countDocuments();
+  }
+
+  @Override
+  public void corrupt(EntryId id) {
+    kit.collection().updateOne(Filters.eq("_id", id.value()), Updates.unset("topic"));
+  }
+
+  @Override
+  public Optional<OutboxClaimOutcomeStore> openUnreachableStore(FixtureContext context) {
+    MongoClient dead = MongoClients.create(MongoClientSettings.builder()
+        .applyToClusterSettings(cluster -> cluster
+            .hosts(List.of(new ServerAddress("127.0.0.1", 1)))
+            .serverSelectionTimeout(250, TimeUnit.MILLISECONDS))
+        .build());
+    MongoOutboxStore store = MongoOutboxStore.builder(dead)
+        .databaseName(kit.collection().getNamespace().getDatabaseName())
+        .collectionName(kit.collection().getNamespace().getCollectionName())
+        .clock(context.clock())
+        .build();
+    return Optional.of(new ClosingStore(store, dead::close));
+  }
+}

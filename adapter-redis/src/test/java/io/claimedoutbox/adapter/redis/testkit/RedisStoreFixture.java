@@ -1,0 +1,89 @@
+package io.claimedoutbox.adapter.redis.testkit;
+
+import io.claimedoutbox.adapter.redis.RedisKeys;
+import io.claimedoutbox.adapter.redis.RedisOutboxStore;
+import io.claimedoutbox.conformance.BackendFixture;
+import io.claimedoutbox.conformance.ClosingStore;
+import io.claimedoutbox.conformance.FixtureCapability;
+import io.claimedoutbox.conformance.FixtureContext;
+import io.claimedoutbox.conformance.RawEntryState;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.JedisPooled;
+
+/**
+ * The Redis adapter's conformance fixture. Cleaning deletes the kit's keys only, shard by shard
+ * (each on the node that owns the shard's slot), so a shared server's other data is left alone.
+ */
+final class RedisStoreFixture extends BackendFixture {
+
+  private static final String DELETE_MATCHING =
+      "local n = 0 for _, key in ipairs(redis.call('KEYS', ARGV[1])) do n = n + redis.call('DEL', key) end return n";
+  private static final String COUNT_MATCHING = "return #redis.call('KEYS', ARGV[1])";
+
+  private final RedisTestKit kit;
+  private final RedisKeys keys;
+
+  RedisStoreFixture(RedisTestKit kit, String backendName) {
+    super(backendName, Set.of(FixtureCapability.UNREACHABLE_BACKEND));
+    this.kit = kit;
+    this.keys = kit.keys();
+  }
+
+  @Override
+  public void clean() {
+    for (int shard = 0; shard < keys.shards(); shard++) {
+      kit.client().eval(DELETE_MATCHING, List.of(keys.due(shard)), List.of(keys.tag(shard) + ":*"));
+    }
+  }
+
+  @Override
+  public OutboxClaimOutcomeStore openStore(FixtureContext context) {
+    return kit.storeBuilder().clock(context.clock()).build();
+  }
+
+  @Override
+  public Optional<RawEntryState> readRaw(EntryId id) {
+    OptionalInt shard = keys.shardOf(id);
+    if (shard.isEmpty()) {
+      return Optional.empty();
+    }
+    Map<String, String> hash = kit.client().hgetAll(keys.entry(shard.getAsInt(), id));
+    if (hash.isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(new RawEntryState(hash.get("id"), hash.get("status"), hash.get("owner"),
+        Long.parseLong(hash.get("claimGeneration")), Long.parseLong(hash.get("revision")),
+        hash.get("writeStamp")));
+  }
+
+  @Override
+  public long countRaw() {
+    long count = 0;
+    for (int shard = 0; shard < keys.shards(); shard++) {
+      count += (Long) kit.client().eval(COUNT_MATCHING, List.of(keys.due(shard)), List.of(keys.entryPrefix(shard) + "*"));
+    }
+    return count;
+  }
+
+  @Override
+  public void corrupt(EntryId id) {
+    kit.client().hdel(keys.entry(keys.shardOf(id).orElseThrow(), id), "topic");
+  }
+
+  @Override
+  public Optional<OutboxClaimOutcomeStore> openUnreachableStore(FixtureContext context) {
+    JedisPooled dead = new JedisPooled(new HostAndPort("127.0.0.1", 1),
+        DefaultJedisClientConfig.builder().connectionTimeoutMillis(250).socketTimeoutMillis(250).build());
+    RedisOutboxStore deadStore = RedisOutboxStore.builder(dead).keyPrefix("outbox-unreachable")
+        .clock(context.clock()).build();
+    return Optional.of(new ClosingStore(deadStore, dead::close));
+  }
+}

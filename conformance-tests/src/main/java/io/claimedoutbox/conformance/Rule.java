@@ -115,7 +115,7 @@ public enum Rule {
       + " message or worker id is built; any other text round-trips exactly; notes are stored with such"
       + " characters replaced by U+FFFD",
       "the column types and connection encoding (utf8mb4, not utf8; text, not bytes decoded with a"
-          + " platform charset) and that notes are stored as OutboxEntry.storedNote makes them"),
+          + " platform charset) and that notes are stored as StoredNotes.of makes them"),
 
   B9(Level.REQUIRED, "A claim batch that meets a damaged row fails whole, naming the row: nothing of the"
       + " batch is claimed, and a retry fails the same way",

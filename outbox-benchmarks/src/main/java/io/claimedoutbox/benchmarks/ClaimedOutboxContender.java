@@ -72,7 +72,7 @@ final class ClaimedOutboxContender implements Contender {
   @Override
   public void drain(int workers, Handled handled) throws Exception {
     OutboxDrain drain = OutboxDrain.builder(counting,
-            message -> handled.delivered(new String(message.entry().payload(), StandardCharsets.US_ASCII)))
+            message -> handled.delivered(new String(message.entry().message().payload(), StandardCharsets.US_ASCII)))
         .workerId(WorkerId.of("bench-" + workers))
         .concurrency(workers)
 

@@ -51,7 +51,7 @@ public record LeaseRenewal(Duration extension, Optional<String> progress) implem
   @Override
   public OutboxEntry applyTo(OutboxEntry claimed, Instant now, WriteStamp stamp) {
     CurrentClaim held = TransitionRequest.requireClaimed(claimed, kind()).currentClaim().orElseThrow();
-    OutboxEntry.Builder next = claimed.toBuilder()
+    OutboxEntryBuilder next = claimed.toBuilder()
         .currentClaim(new CurrentClaim(held.owner(), held.token(), held.claimedAt(), now.plus(extension)))
         .updatedAt(now)
         .nextRevision(stamp);

@@ -2,10 +2,6 @@ package io.claimedoutbox.domain;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -27,10 +23,7 @@ public final class OutboxEntry {
   public static final int MAX_NOTE_LENGTH = 2000;
 
   private final EntryId id;
-  private final String topic;
-  private final String orderingKey;
-  private final byte[] payload;
-  private final Map<String, String> headers;
+  private final OutboxMessage message;
   private final EntryStatus status;
   private final int attempts;
   private final Instant createdAt;
@@ -44,13 +37,9 @@ public final class OutboxEntry {
   private final long revision;
   private final WriteStamp lastWriteStamp;
 
-  private OutboxEntry(Builder b) {
+  OutboxEntry(OutboxEntryBuilder b) {
     this.id = Arguments.requireNonNull(b.id, "id");
-    this.topic = Arguments.requireText(b.topic, "topic", OutboxMessage.MAX_TOPIC_LENGTH);
-    this.orderingKey = b.orderingKey;
-    this.payload = Arguments.requireNonNull(b.payload, "payload").clone();
-    this.headers = Collections.unmodifiableMap(
-        new LinkedHashMap<>(Arguments.requireNonNull(b.headers, "headers")));
+    this.message = Arguments.requireNonNull(b.message, "message").withoutAvailableAt();
     this.status = Arguments.requireNonNull(b.status, "status");
     this.attempts = b.attempts;
     this.createdAt = Instants.stored(Arguments.requireNonNull(b.createdAt, "createdAt"));
@@ -63,36 +52,13 @@ public final class OutboxEntry {
     this.deliveryReceipt = b.deliveryReceipt;
     this.revision = b.revision;
     this.lastWriteStamp = b.lastWriteStamp;
-    checkInvariants();
-  }
-
-  private void checkInvariants() {
-    if (revision < 1) {
-      throw new IllegalArgumentException("revision must be positive, was " + revision);
-    }
-    if (attempts < 0 || claimGeneration < 0) {
-      throw new IllegalArgumentException("attempts and claimGeneration must not be negative");
-    }
-    if (attempts > claimGeneration) {
-      throw new IllegalArgumentException(
-          "attempts " + attempts + " exceed claimGeneration " + claimGeneration);
-    }
-    if ((status == EntryStatus.CLAIMED) != (currentClaim != null)) {
-      throw new IllegalArgumentException(
-          "an entry has a current claim exactly when it is CLAIMED, but status is " + status
-              + " and claim is " + currentClaim);
-    }
-    if (currentClaim != null && currentClaim.token().generation() != claimGeneration) {
-      throw new IllegalArgumentException("current claim generation "
-          + currentClaim.token().generation() + " differs from claimGeneration " + claimGeneration);
-    }
   }
 
   /**
    * A freshly appended entry at revision 1.
    *
    * @param id the new entry's id
-   * @param message what to append
+   * @param message what to append; its available time (or {@code now}) becomes the entry's
    * @param now the append time
    * @param stamp the append write's stamp
    * @return a {@link EntryStatus#PENDING} entry
@@ -101,10 +67,7 @@ public final class OutboxEntry {
     Arguments.requireNonNull(message, "message");
     return builder()
         .id(id)
-        .topic(message.topic())
-        .orderingKey(message.orderingKey().orElse(null))
-        .payload(message.payload())
-        .headers(message.headers())
+        .message(message)
         .status(EntryStatus.PENDING)
         .attempts(0)
         .createdAt(now)
@@ -173,24 +136,9 @@ public final class OutboxEntry {
     return id;
   }
 
-  /** @return the topic */
-  public String topic() {
-    return topic;
-  }
-
-  /** @return the ordering key, if the message had one */
-  public Optional<String> orderingKey() {
-    return Optional.ofNullable(orderingKey);
-  }
-
-  /** @return a copy of the payload */
-  public byte[] payload() {
-    return payload.clone();
-  }
-
-  /** @return the headers, unmodifiable, in insertion order */
-  public Map<String, String> headers() {
-    return headers;
+  /** @return the message as appended: topic, ordering key, payload, headers; no available time */
+  public OutboxMessage message() {
+    return message;
   }
 
   /** @return the durable status */
@@ -254,61 +202,13 @@ public final class OutboxEntry {
   }
 
   /**
-   * A last-error, progress or receipt text as an entry stores it: cut to at most
-   * {@value #MAX_NOTE_LENGTH} characters, never inside a surrogate pair, with every NUL character and
-   * unpaired surrogate replaced by U+FFFD. Notes often come from exception messages a worker cannot
-   * control, so they are made storable instead of rejected. Adapters that write notes without
-   * building an entry (a Redis script, say) store exactly this.
-   *
-   * @param text the text, may be {@code null}
-   * @return the stored form, {@code null} for {@code null}
-   */
-  public static String storedNote(String text) {
-    if (text == null) {
-      return null;
-    }
-    StringBuilder stored = new StringBuilder(Math.min(text.length(), MAX_NOTE_LENGTH));
-    for (int i = 0; i < text.length() && stored.length() < MAX_NOTE_LENGTH; i++) {
-      char c = text.charAt(i);
-      boolean pair = Character.isHighSurrogate(c) && i + 1 < text.length() && Character.isLowSurrogate(text.charAt(i + 1));
-      if (pair) {
-        if (stored.length() + 2 > MAX_NOTE_LENGTH) {
-          break;
-        }
-        stored.append(c).append(text.charAt(++i));
-      } else {
-        stored.append(c == '\0' || Character.isSurrogate(c) ? '\uFFFD' : c);
-      }
-    }
-    return stored.toString();
-  }
-
-  /**
    * A builder holding this entry's fields, for adapters that map stored rows and for the state
    * machine's steps.
    *
    * @return a builder preset with every field of this entry
    */
-  public Builder toBuilder() {
-    Builder b = new Builder();
-    b.id = id;
-    b.topic = topic;
-    b.orderingKey = orderingKey;
-    b.payload = payload;
-    b.headers = headers;
-    b.status = status;
-    b.attempts = attempts;
-    b.createdAt = createdAt;
-    b.updatedAt = updatedAt;
-    b.availableAt = availableAt;
-    b.claimGeneration = claimGeneration;
-    b.currentClaim = currentClaim;
-    b.lastError = lastError;
-    b.progress = progress;
-    b.deliveryReceipt = deliveryReceipt;
-    b.revision = revision;
-    b.lastWriteStamp = lastWriteStamp;
-    return b;
+  public OutboxEntryBuilder toBuilder() {
+    return new OutboxEntryBuilder(this);
   }
 
   /**
@@ -316,29 +216,19 @@ public final class OutboxEntry {
    *
    * @return a new builder
    */
-  public static Builder builder() {
-    return new Builder();
+  public static OutboxEntryBuilder builder() {
+    return new OutboxEntryBuilder();
   }
 
   @Override
   public boolean equals(Object other) {
     return other instanceof OutboxEntry that
-        && id.equals(that.id)
-        && topic.equals(that.topic)
-        && Objects.equals(orderingKey, that.orderingKey)
-        && Arrays.equals(payload, that.payload)
-        && headers.equals(that.headers)
-        && status == that.status
-        && attempts == that.attempts
-        && createdAt.equals(that.createdAt)
-        && updatedAt.equals(that.updatedAt)
-        && availableAt.equals(that.availableAt)
-        && claimGeneration == that.claimGeneration
-        && Objects.equals(currentClaim, that.currentClaim)
-        && Objects.equals(lastError, that.lastError)
-        && Objects.equals(progress, that.progress)
+        && id.equals(that.id) && message.equals(that.message) && status == that.status
+        && attempts == that.attempts && claimGeneration == that.claimGeneration && revision == that.revision
+        && createdAt.equals(that.createdAt) && updatedAt.equals(that.updatedAt)
+        && availableAt.equals(that.availableAt) && Objects.equals(currentClaim, that.currentClaim)
+        && Objects.equals(lastError, that.lastError) && Objects.equals(progress, that.progress)
         && Objects.equals(deliveryReceipt, that.deliveryReceipt)
-        && revision == that.revision
         && Objects.equals(lastWriteStamp, that.lastWriteStamp);
   }
 
@@ -350,161 +240,7 @@ public final class OutboxEntry {
   @Override
   public String toString() {
     return "OutboxEntry[id=" + id + ", status=" + status + ", revision=" + revision
-        + ", attempts=" + attempts + ", claim=" + currentClaim + ", topic=" + topic
+        + ", attempts=" + attempts + ", claim=" + currentClaim + ", topic=" + message.topic()
         + ", lastError=" + lastError + "]";
-  }
-
-  /**
-   * Collects an entry's fields; {@link #build()} validates them. Not thread-safe.
-   */
-  public static final class Builder {
-    private EntryId id;
-    private String topic;
-    private String orderingKey;
-    private byte[] payload;
-    private Map<String, String> headers = Map.of();
-    private EntryStatus status;
-    private int attempts;
-    private Instant createdAt;
-    private Instant updatedAt;
-    private Instant availableAt;
-    private long claimGeneration;
-    private CurrentClaim currentClaim;
-    private String lastError;
-    private String progress;
-    private String deliveryReceipt;
-    private long revision;
-    private WriteStamp lastWriteStamp;
-
-    private Builder() {}
-
-    /** @param value the id @return this builder */
-    public Builder id(EntryId value) {
-      this.id = value;
-      return this;
-    }
-
-    /** @param value the topic @return this builder */
-    public Builder topic(String value) {
-      this.topic = value;
-      return this;
-    }
-
-    /** @param value the ordering key, or {@code null} for none @return this builder */
-    public Builder orderingKey(String value) {
-      this.orderingKey = value;
-      return this;
-    }
-
-    /** @param value the payload (not copied until {@link #build()}) @return this builder */
-    public Builder payload(byte[] value) {
-      this.payload = value;
-      return this;
-    }
-
-    /** @param value the headers @return this builder */
-    public Builder headers(Map<String, String> value) {
-      this.headers = value;
-      return this;
-    }
-
-    /** @param value the status @return this builder */
-    public Builder status(EntryStatus value) {
-      this.status = value;
-      return this;
-    }
-
-    /** @param value the attempts @return this builder */
-    public Builder attempts(int value) {
-      this.attempts = value;
-      return this;
-    }
-
-    /** @param value the append time @return this builder */
-    public Builder createdAt(Instant value) {
-      this.createdAt = value;
-      return this;
-    }
-
-    /** @param value the last write time @return this builder */
-    public Builder updatedAt(Instant value) {
-      this.updatedAt = value;
-      return this;
-    }
-
-    /** @param value the available or retry time @return this builder */
-    public Builder availableAt(Instant value) {
-      this.availableAt = value;
-      return this;
-    }
-
-    /** @param value the newest handed-out generation @return this builder */
-    public Builder claimGeneration(long value) {
-      this.claimGeneration = value;
-      return this;
-    }
-
-    /** @param value the current claim, or {@code null} for none @return this builder */
-    public Builder currentClaim(CurrentClaim value) {
-      this.currentClaim = value;
-      return this;
-    }
-
-    /** @param value the last error, or {@code null}; cut to {@value #MAX_NOTE_LENGTH} @return this builder */
-    public Builder lastError(String value) {
-      this.lastError = cut(value);
-      return this;
-    }
-
-    /** @param value the progress, or {@code null}; cut to {@value #MAX_NOTE_LENGTH} @return this builder */
-    public Builder progress(String value) {
-      this.progress = cut(value);
-      return this;
-    }
-
-    /** @param value the receipt, or {@code null}; cut to {@value #MAX_NOTE_LENGTH} @return this builder */
-    public Builder deliveryReceipt(String value) {
-      this.deliveryReceipt = cut(value);
-      return this;
-    }
-
-    /** @param value the revision @return this builder */
-    public Builder revision(long value) {
-      this.revision = value;
-      return this;
-    }
-
-    /** @param value the last write's stamp, or {@code null} @return this builder */
-    public Builder lastWriteStamp(WriteStamp value) {
-      this.lastWriteStamp = value;
-      return this;
-    }
-
-    /**
-     * Raises the revision by one and records the stamp of the write that does it.
-     *
-     * @param stamp the write's stamp
-     * @return this builder
-     */
-    public Builder nextRevision(WriteStamp stamp) {
-      this.revision = Math.addExact(revision, 1);
-      this.lastWriteStamp = Arguments.requireNonNull(stamp, "stamp");
-      return this;
-    }
-
-    /**
-     * Validates and builds the entry.
-     *
-     * @return the entry
-     * @throws NullPointerException if a required field is missing
-     * @throws IllegalArgumentException if the fields contradict each other
-     */
-    public OutboxEntry build() {
-      return new OutboxEntry(this);
-    }
-
-    private static String cut(String value) {
-      return OutboxEntry.storedNote(value);
-    }
   }
 }

@@ -63,6 +63,20 @@ public final class OutboxMessage {
   }
 
   /**
+   * A message as an adapter decodes it from stored fields, validated like any other.
+   *
+   * @param topic the stored topic
+   * @param orderingKey the stored ordering key, {@code null} when there was none
+   * @param payload the stored payload; copied
+   * @param headers the stored headers
+   * @return the message, without an available time
+   * @throws IllegalArgumentException if a stored value is not a valid message field
+   */
+  public static OutboxMessage restored(String topic, String orderingKey, byte[] payload, Map<String, String> headers) {
+    return new OutboxMessage(topic, orderingKey, payload, Arguments.requireNonNull(headers, "headers"), null);
+  }
+
+  /**
    * This message with an ordering key.
    *
    * @param key the ordering key; never blank, at most {@value #MAX_TOPIC_LENGTH} chars
@@ -84,6 +98,21 @@ public final class OutboxMessage {
     Map<String, String> more = new LinkedHashMap<>(headers);
     more.put(Arguments.requireNonNull(name, "headerName"), Arguments.requireNonNull(value, "headerValue"));
     return new OutboxMessage(topic, orderingKey, payload, more, availableAt);
+  }
+
+  /**
+   * This message with exactly these headers, replacing any it had.
+   *
+   * @param all the headers, in the order to keep
+   * @return a new message
+   */
+  public OutboxMessage withHeaders(Map<String, String> all) {
+    return new OutboxMessage(topic, orderingKey, payload, Arguments.requireNonNull(all, "headers"), availableAt);
+  }
+
+  /** This message without an available time: what an entry keeps once the time is its own. */
+  OutboxMessage withoutAvailableAt() {
+    return availableAt == null ? this : new OutboxMessage(topic, orderingKey, payload, headers, null);
   }
 
   /**

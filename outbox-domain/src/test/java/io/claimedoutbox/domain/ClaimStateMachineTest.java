@@ -136,7 +136,7 @@ class ClaimStateMachineTest {
 
   @Test
   void entriesRejectContradictoryFields() {
-    OutboxEntry.Builder claimedWithoutClaim = pending().toBuilder().status(EntryStatus.CLAIMED);
+    OutboxEntryBuilder claimedWithoutClaim = pending().toBuilder().status(EntryStatus.CLAIMED);
     assertThatThrownBy(claimedWithoutClaim::build).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("current claim");
     assertThatThrownBy(() -> pending().toBuilder().revision(0).build())

@@ -45,7 +45,7 @@ class DrainShutdownTest {
     CountDownLatch stuckStarted = new CountDownLatch(1);
     CountDownLatch neverReleased = new CountDownLatch(1);
     OutboxMessageHandler firstHandler = message -> {
-      if (message.entry().topic().equals("stuck")) {
+      if (message.entry().message().topic().equals("stuck")) {
         stuckStarted.countDown();
         neverReleased.await();
       }

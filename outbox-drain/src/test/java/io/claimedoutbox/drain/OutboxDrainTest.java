@@ -159,7 +159,7 @@ class OutboxDrainTest {
     OutboxEntry poison = store.append(OutboxMessage.of("poison", new byte[] {0}));
     List<OutboxEntry> healthy = List.of(append(), append());
     OutboxDrain drain = drain(message -> {
-      if (message.entry().topic().equals("poison")) {
+      if (message.entry().message().topic().equals("poison")) {
         throw new IllegalStateException("cannot serialise");
       }
     }).build();

@@ -4,6 +4,7 @@ import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.CurrentClaim;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.HeaderText;
 import java.sql.Connection;
@@ -100,10 +101,11 @@ final class EntryRows {
   /** Binds {@link #INSERT} for a freshly appended entry. */
   static void bindInsert(PreparedStatement insert, OutboxEntry entry, SqlDialect dialect) throws SQLException {
     insert.setString(1, entry.id().value());
-    insert.setString(2, entry.topic());
-    insert.setString(3, entry.orderingKey().orElse(null));
-    insert.setBytes(4, entry.payload());
-    insert.setString(5, HeaderText.encode(entry.headers()));
+    OutboxMessage message = entry.message();
+    insert.setString(2, message.topic());
+    insert.setString(3, message.orderingKey().orElse(null));
+    insert.setBytes(4, message.payload());
+    insert.setString(5, HeaderText.encode(message.headers()));
     insert.setString(6, entry.status().name());
     insert.setInt(7, entry.attempts());
     dialect.setInstant(insert, 8, entry.createdAt());

@@ -5,6 +5,7 @@ import io.claimedoutbox.domain.CurrentClaim;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.HeaderText;
@@ -24,10 +25,8 @@ final class OutboxEntryMapper {
     try {
       return OutboxEntry.builder()
           .id(EntryId.of(row.id))
-          .topic(row.topic)
-          .orderingKey(row.orderingKey)
-          .payload(row.payload)
-          .headers(HeaderText.decode(required(row.headers, "headers")))
+          .message(OutboxMessage.restored(row.topic, row.orderingKey, row.payload,
+              HeaderText.decode(required(row.headers, "headers"))))
           .status(EntryStatus.valueOf(required(row.status, "status")))
           .attempts(row.attempts)
           .createdAt(row.createdAt)

@@ -27,9 +27,9 @@ class OutboxEntryMapperTest {
         .claimedBy(WorkerId.of("w"), NOW, Duration.ofSeconds(5), WriteStamp.fresh());
     OutboxEntryRecord row = new OutboxEntryRecord();
     row.id = entry.id().value();
-    row.topic = entry.topic();
-    row.payload = entry.payload();
-    row.headers = HeaderText.encode(entry.headers());
+    row.topic = entry.message().topic();
+    row.payload = entry.message().payload();
+    row.headers = HeaderText.encode(entry.message().headers());
     row.status = entry.status().name();
     row.attempts = entry.attempts();
     row.createdAt = entry.createdAt();

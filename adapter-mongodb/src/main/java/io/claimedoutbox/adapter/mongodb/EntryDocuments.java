@@ -5,6 +5,7 @@ import io.claimedoutbox.domain.CurrentClaim;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.UndecodableEntryException;
@@ -56,10 +57,11 @@ final class EntryDocuments {
 
   /** The whole document of {@code entry}, {@code _id} included, optional fields only when set. */
   static Document toDocument(OutboxEntry entry) {
+    OutboxMessage message = entry.message();
     Document document = new Document(ID, entry.id().value())
-        .append(TOPIC, entry.topic())
-        .append(PAYLOAD, new Binary(entry.payload()))
-        .append(HEADERS, headerPairs(entry.headers()))
+        .append(TOPIC, message.topic())
+        .append(PAYLOAD, new Binary(message.payload()))
+        .append(HEADERS, headerPairs(message.headers()))
         .append(STATUS, entry.status().name())
         .append(ATTEMPTS, entry.attempts())
         .append(CREATED_AT, Date.from(entry.createdAt()))
@@ -67,7 +69,7 @@ final class EntryDocuments {
         .append(AVAILABLE_AT, Date.from(entry.availableAt()))
         .append(CLAIM_GENERATION, entry.claimGeneration())
         .append(REVISION, entry.revision());
-    entry.orderingKey().ifPresent(key -> document.append(ORDERING_KEY, key));
+    message.orderingKey().ifPresent(key -> document.append(ORDERING_KEY, key));
     entry.dueAt().ifPresent(due -> document.append(DUE_AT, Date.from(due)));
     entry.currentClaim().ifPresent(claim -> document
         .append(OWNER, claim.owner().value())
@@ -138,10 +140,9 @@ final class EntryDocuments {
     try {
       return OutboxEntry.builder()
           .id(id)
-          .topic(required(document, TOPIC, String.class))
-          .orderingKey(optional(document, ORDERING_KEY, String.class))
-          .payload(required(document, PAYLOAD, Binary.class).getData())
-          .headers(headers(document))
+          .message(OutboxMessage.restored(required(document, TOPIC, String.class),
+              optional(document, ORDERING_KEY, String.class), required(document, PAYLOAD, Binary.class).getData(),
+              headers(document)))
           .status(EntryStatus.valueOf(required(document, STATUS, String.class)))
           .attempts(required(document, ATTEMPTS, Number.class).intValue())
           .createdAt(instant(document, CREATED_AT))

@@ -12,12 +12,14 @@ import io.claimedoutbox.domain.LeaseRenewal;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.RetryableFailure;
+import io.claimedoutbox.domain.StoredNotes;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
+import io.claimedoutbox.port.spi.EntryFields;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.UndecodableEntryException;
 import java.nio.charset.StandardCharsets;
@@ -245,7 +247,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
     List<Claim> claims = new ArrayList<>(reply.size());
     for (Object row : reply) {
       Map<String, byte[]> hash = RedisEntryCodec.hash((List<?>) row, 0);
-      EntryId id = EntryId.of(new String(hash.getOrDefault("id", new byte[0]), StandardCharsets.UTF_8));
+      EntryId id = EntryId.of(new String(hash.getOrDefault(EntryFields.ID, new byte[0]), StandardCharsets.UTF_8));
       claims.add(Claim.of(RedisEntryCodec.toEntry(id, hash)));
     }
     return claims;
@@ -332,19 +334,19 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
   private static List<byte[]> requestArguments(TransitionRequest request, Instant now) {
     if (request instanceof DeliveryReceipt receipt) {
       return List.of(bytes(receipt.reference().isPresent() ? "1" : "0"),
-          bytes(OutboxEntry.storedNote(receipt.reference().orElse(""))), bytes(""));
+          bytes(StoredNotes.of(receipt.reference().orElse(""))), bytes(""));
     }
     if (request instanceof RetryableFailure failure) {
       return List.of(bytes(RedisEntryCodec.millis(failure.retryAt())),
-          bytes(OutboxEntry.storedNote(failure.error())), bytes(""));
+          bytes(StoredNotes.of(failure.error())), bytes(""));
     }
     if (request instanceof DeadLetter deadLetter) {
-      return List.of(bytes(OutboxEntry.storedNote(deadLetter.reason())), bytes(""), bytes(""));
+      return List.of(bytes(StoredNotes.of(deadLetter.reason())), bytes(""), bytes(""));
     }
     LeaseRenewal renewal = (LeaseRenewal) request;
     return List.of(bytes(RedisEntryCodec.millis(Instants.stored(now.plus(renewal.extension())))),
         bytes(renewal.progress().isPresent() ? "1" : "0"),
-        bytes(OutboxEntry.storedNote(renewal.progress().orElse(""))));
+        bytes(StoredNotes.of(renewal.progress().orElse(""))));
   }
 
   /** Closes the connection pool if this store opened it; a client passed in is left open. */

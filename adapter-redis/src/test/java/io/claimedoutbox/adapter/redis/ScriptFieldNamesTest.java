@@ -1,0 +1,49 @@
+package io.claimedoutbox.adapter.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.claimedoutbox.port.spi.EntryFields;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A Lua script that misspells a field fails only at run time, so this test reads every script and
+ * checks each field name it uses — every quoted lower-camel-case word; commands, statuses and
+ * outcomes are upper case — against the one field table the Java codec uses.
+ */
+@DisplayName("Redis adapter: every field a Lua script reads or writes is in EntryFields")
+class ScriptFieldNamesTest {
+
+  private static final List<String> SCRIPTS = List.of("append", "peek", "claim", "transition", "delete");
+  private static final Pattern QUOTED_FIELD = Pattern.compile("'([a-z][A-Za-z]*)'");
+
+  @Test
+  void scriptsUseOnlyKnownFieldNames() throws IOException {
+    Set<String> used = new TreeSet<>();
+    for (String script : SCRIPTS) {
+      Matcher quoted = QUOTED_FIELD.matcher(source(script));
+      while (quoted.find()) {
+        used.add(quoted.group(1));
+      }
+    }
+    assertThat(used).as("field names in the scripts").isNotEmpty().isSubsetOf(EntryFields.ALL);
+    assertThat(used).as("the claim fields the scripts write")
+        .contains(EntryFields.OWNER, EntryFields.TOKEN_NONCE, EntryFields.LEASE_UNTIL, EntryFields.REVISION);
+  }
+
+  private static String source(String script) throws IOException {
+    String path = "/io/claimedoutbox/adapter/redis/scripts/" + script + ".lua";
+    try (InputStream in = ScriptFieldNamesTest.class.getResourceAsStream(path)) {
+      assertThat(in).as(path).isNotNull();
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+  }
+}

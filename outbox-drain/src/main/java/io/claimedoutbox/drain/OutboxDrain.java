@@ -218,7 +218,10 @@ public final class OutboxDrain implements AutoCloseable {
       this.handler = handler;
     }
 
-    /** @param value the worker id this drain claims under; required @return this builder */
+    /**
+     * @param value the worker id this drain claims under; required
+     * @return this builder
+     */
     public Builder workerId(WorkerId value) {
       this.worker = Arguments.requireNonNull(value, "workerId");
       return this;
@@ -273,19 +276,28 @@ public final class OutboxDrain implements AutoCloseable {
       return this;
     }
 
-    /** @param value the lease of each claim and of each renewal (default 30 s) @return this builder */
+    /**
+     * @param value the lease of each claim and of each renewal (default 30 s)
+     * @return this builder
+     */
     public Builder lease(Duration value) {
       this.lease = Arguments.requireLease(value, "lease");
       return this;
     }
 
-    /** @param value how many handlers may run at once (default 4) @return this builder */
+    /**
+     * @param value how many handlers may run at once (default 4)
+     * @return this builder
+     */
     public Builder concurrency(int value) {
       this.concurrency = Arguments.requirePositive(value, "concurrency");
       return this;
     }
 
-    /** @param value when to retry and when to give up (default {@link RetryPolicy#defaults()}) @return this builder */
+    /**
+     * @param value when to retry and when to give up (default {@link RetryPolicy#defaults()})
+     * @return this builder
+     */
     public Builder retryPolicy(RetryPolicy value) {
       this.retryPolicy = Arguments.requireNonNull(value, "retryPolicy");
       return this;
@@ -316,13 +328,19 @@ public final class OutboxDrain implements AutoCloseable {
       return this;
     }
 
-    /** @param value how long {@link #close()} waits for in-flight handlers (default 30 s) @return this builder */
+    /**
+     * @param value how long {@link #close()} waits for in-flight handlers (default 30 s)
+     * @return this builder
+     */
     public Builder shutdownTimeout(Duration value) {
       this.shutdownTimeout = Arguments.requirePositive(value, "shutdownTimeout");
       return this;
     }
 
-    /** @param value where retry times and lease checks read time @return this builder */
+    /**
+     * @param value where retry times and lease checks read time
+     * @return this builder
+     */
     public Builder clock(Clock value) {
       this.clock = Arguments.requireNonNull(value, "clock");
       return this;

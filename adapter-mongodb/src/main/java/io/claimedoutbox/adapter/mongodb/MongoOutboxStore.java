@@ -124,7 +124,6 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
     return Set.of(StoreCapability.TRANSACTIONAL_APPEND, StoreCapability.ATOMIC_EVALUATION);
   }
 
-
   /**
    * {@inheritDoc}
    *

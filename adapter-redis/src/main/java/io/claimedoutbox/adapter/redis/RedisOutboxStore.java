@@ -114,7 +114,6 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
     return keys.shards();
   }
 
-
   @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
     List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);

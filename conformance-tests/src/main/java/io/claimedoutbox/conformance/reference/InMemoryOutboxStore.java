@@ -62,7 +62,6 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore {
     return Set.of();
   }
 
-
   @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
     List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);

@@ -10,6 +10,9 @@ import java.util.regex.Pattern;
 /** Opens the backend a URL names. */
 final class Backends {
 
+  /** The prefix of every schema, database or collection the program creates, and so may drop. */
+  static final String NAMESPACE = "outbox_cli";
+
   static final String SUPPORTED = "h2:mem, jdbc:postgresql://…, jdbc:mariadb://…, redis://…, mongodb://…";
 
   private Backends() {}

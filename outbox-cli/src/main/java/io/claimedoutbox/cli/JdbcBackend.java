@@ -18,9 +18,6 @@ import java.time.Clock;
  */
 final class JdbcBackend {
 
-  /** The prefix of every schema, database or collection the program creates. */
-  static final String NAMESPACE = "outbox_cli";
-
   private JdbcBackend() {}
 
   static BackendSession h2(Clock clock) {
@@ -42,8 +39,7 @@ final class JdbcBackend {
       dataSource = new HikariDataSource(poolInto(namespace));
     } catch (RuntimeException unreachable) {
       namespace.close();
-      throw new UnreachableBackendException("cannot reach " + name + " at " + url + ": " + rootMessage(unreachable),
-          unreachable);
+      throw UnreachableBackendException.at(name, url, unreachable);
     }
     String server = name + " " + JpaTestKit.serverVersion(dataSource);
     JpaTestKit kit = JpaTestKit.create(dataSource, namespace.database(), server + " (JPA adapter)");
@@ -58,15 +54,15 @@ final class JdbcBackend {
 
   private static JdbcNamespace createNamespace(String name, String url) {
     try {
-      return JdbcNamespace.create(url, NAMESPACE);
+      return JdbcNamespace.create(url, Backends.NAMESPACE);
     } catch (IllegalArgumentException malformed) {
       throw new UsageException(malformed.getMessage());
     } catch (SQLException failure) {
       if (isMissingDatabase(failure)) {
         throw new UsageException("the database named in " + url + " does not exist on that " + name
-            + " server (" + rootMessage(failure) + "); create it or name an existing one");
+            + " server (" + UnreachableBackendException.rootMessage(failure) + "); create it or name an existing one");
       }
-      throw new UnreachableBackendException("cannot reach " + name + " at " + url + ": " + rootMessage(failure), failure);
+      throw UnreachableBackendException.at(name, url, failure);
     }
   }
 
@@ -85,13 +81,5 @@ final class JdbcBackend {
   /** PostgreSQL's invalid_catalog_name, MariaDB's ER_BAD_DB_ERROR: the server answered, the database is not there. */
   private static boolean isMissingDatabase(SQLException failure) {
     return "3D000".equals(failure.getSQLState()) || failure.getErrorCode() == 1049;
-  }
-
-  static String rootMessage(Throwable failure) {
-    Throwable root = failure;
-    while (root.getCause() != null && root.getCause() != root) {
-      root = root.getCause();
-    }
-    return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
   }
 }

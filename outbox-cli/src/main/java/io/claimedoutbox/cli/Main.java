@@ -68,7 +68,7 @@ public final class Main {
         err.println("outbox: " + failure.getMessage());
         status = UNREACHABLE;
       } else {
-        err.println("outbox: failed: " + failure.getClass().getSimpleName() + ": " + JdbcBackend.rootMessage(failure));
+        err.println("outbox: failed: " + failure.getClass().getSimpleName() + ": " + UnreachableBackendException.rootMessage(failure));
         status = UNEXPECTED;
       }
       if (CommonOptions.verbose) {

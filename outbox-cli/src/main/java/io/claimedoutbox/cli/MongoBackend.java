@@ -35,11 +35,10 @@ final class MongoBackend {
       label = "MongoDB " + build.getString("version") + " (findOneAndUpdate)";
     } catch (RuntimeException unreachable) {
       client.close();
-      throw new UnreachableBackendException("cannot reach MongoDB at " + url + ": "
-          + JdbcBackend.rootMessage(unreachable), unreachable);
+      throw UnreachableBackendException.at("MongoDB", url, unreachable);
     }
     String collection = "entries_" + UUID.randomUUID().toString().substring(0, 8);
-    MongoTestKit kit = MongoTestKit.create(client, JdbcBackend.NAMESPACE, collection, label);
+    MongoTestKit kit = MongoTestKit.create(client, Backends.NAMESPACE, collection, label);
     return new BackendSession(label, kit.storeBuilder().clock(clock).build(), kit.fixture(), kit::rawCompareAndSet,
         () -> {
           kit.drop();

@@ -32,8 +32,7 @@ final class RedisBackend {
       label = "Redis " + redis.info("server").lines().filter(line -> line.startsWith("redis_version:"))
           .map(line -> line.substring("redis_version:".length()).strip()).findFirst().orElse("") + " (Lua scripts)";
     } catch (RuntimeException unreachable) {
-      throw new UnreachableBackendException("cannot reach Redis at " + url + ": "
-          + JdbcBackend.rootMessage(unreachable), unreachable);
+      throw UnreachableBackendException.at("Redis", url, unreachable);
     }
     String prefix = "outbox-cli-" + UUID.randomUUID().toString().substring(0, 8);
     RedisTestKit kit = RedisTestKit.create(redis, prefix, 1, label);

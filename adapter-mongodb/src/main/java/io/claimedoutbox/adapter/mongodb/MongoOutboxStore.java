@@ -34,6 +34,7 @@ import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.NewEntries;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
@@ -134,7 +135,7 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
   @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
     List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    List<OutboxEntry> entries = newEntries(batch);
+    List<OutboxEntry> entries = NewEntries.of(batch, clock.instant());
     if (!entries.isEmpty()) {
       run("append", () -> collection.insertMany(entries.stream().map(EntryDocuments::toDocument).toList()));
     }
@@ -152,19 +153,10 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
   public List<OutboxEntry> appendAll(ClientSession session, List<OutboxMessage> messages) {
     Arguments.requireNonNull(session, "session");
     List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    List<OutboxEntry> entries = newEntries(batch);
+    List<OutboxEntry> entries = NewEntries.of(batch, clock.instant());
     if (!entries.isEmpty()) {
       run("append", () -> collection.insertMany(session,
           entries.stream().map(EntryDocuments::toDocument).toList()));
-    }
-    return entries;
-  }
-
-  private List<OutboxEntry> newEntries(List<OutboxMessage> batch) {
-    Instant now = clock.instant();
-    List<OutboxEntry> entries = new ArrayList<>(batch.size());
-    for (OutboxMessage message : batch) {
-      entries.add(OutboxEntry.appended(EntryId.generate(), message, now, WriteStamp.fresh()));
     }
     return entries;
   }

@@ -1,11 +1,8 @@
 package io.claimedoutbox.adapter.redis;
 
-import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.port.spi.EntryFields;
-import io.claimedoutbox.port.UndecodableEntryException;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,7 +10,8 @@ import java.util.Map;
 
 /**
  * An entry as a Redis hash: exactly the fields of {@link EntryFields}, whose names the Lua scripts
- * use too. This class only converts between the hash and the flat lists Redis speaks.
+ * use too. This class only converts between those fields and the flat lists Redis speaks; encoding
+ * and decoding values is {@link EntryFields}'s.
  */
 final class RedisEntryCodec {
 
@@ -29,10 +27,6 @@ final class RedisEntryCodec {
     return flat;
   }
 
-  static String millis(Instant instant) {
-    return EntryFields.millis(instant);
-  }
-
   static byte[] bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
   }
@@ -44,15 +38,5 @@ final class RedisEntryCodec {
       hash.put(new String((byte[]) reply.get(i), StandardCharsets.UTF_8), (byte[]) reply.get(i + 1));
     }
     return hash;
-  }
-
-  /**
-   * Decodes a stored hash.
-   *
-   * @param id the entry the hash was read for (names the entry in errors)
-   * @throws UndecodableEntryException when a field is missing or malformed
-   */
-  static OutboxEntry toEntry(EntryId id, Map<String, byte[]> hash) {
-    return EntryFields.decode(id, hash);
   }
 }

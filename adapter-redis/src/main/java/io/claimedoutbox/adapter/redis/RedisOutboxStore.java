@@ -131,7 +131,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
       OutboxEntry entry = OutboxEntry.appended(id, message, now, WriteStamp.fresh());
       List<byte[]> fields = RedisEntryCodec.appendFields(entry);
       args.add(bytes(id.value()));
-      args.add(bytes(RedisEntryCodec.millis(entry.dueAt().orElseThrow())));
+      args.add(bytes(EntryFields.millis(entry.dueAt().orElseThrow())));
       args.add(bytes(Integer.toString(fields.size() / 2)));
       args.addAll(fields);
       entries.add(entry);
@@ -153,7 +153,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
     }
     Map<String, byte[]> hash = new HashMap<>();
     raw.forEach((field, value) -> hash.put(new String(field, StandardCharsets.UTF_8), value));
-    return Optional.of(RedisEntryCodec.toEntry(id, hash));
+    return Optional.of(EntryFields.decode(id, hash));
   }
 
   @Override
@@ -203,13 +203,13 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
   private List<DueCandidate> peek(int shard, Instant now, int maxEntries) {
     List<?> reply = (List<?>) runSafely("peek shard " + shard, () -> PEEK.run(redis,
         List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard))),
-        List.of(bytes(RedisEntryCodec.millis(now)), bytes(Integer.toString(maxEntries)),
+        List.of(bytes(EntryFields.millis(now)), bytes(Integer.toString(maxEntries)),
             bytes(keys.entryPrefix(shard)))));
     List<DueCandidate> candidates = new ArrayList<>(reply.size());
     for (Object item : reply) {
       List<?> candidate = (List<?>) item;
       EntryId id = EntryId.of(text(candidate.get(0)));
-      OutboxEntry entry = RedisEntryCodec.toEntry(id, RedisEntryCodec.hash(candidate, 2));
+      OutboxEntry entry = EntryFields.decode(id, RedisEntryCodec.hash(candidate, 2));
       candidates.add(new DueCandidate(shard, entry, (long) Double.parseDouble(text(candidate.get(1)))));
     }
     return candidates;
@@ -231,9 +231,9 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
       int shard, WorkerId worker, List<DueCandidate> candidates, Instant now, Duration lease, WriteStamp callStamp) {
     List<byte[]> args = new ArrayList<>(5 + 3 * candidates.size());
     args.add(bytes(keys.entryPrefix(shard)));
-    args.add(bytes(RedisEntryCodec.millis(now)));
+    args.add(bytes(EntryFields.millis(now)));
     args.add(bytes(worker.value()));
-    args.add(bytes(RedisEntryCodec.millis(Instants.stored(now.plus(lease)))));
+    args.add(bytes(EntryFields.millis(Instants.stored(now.plus(lease)))));
     args.add(bytes(callStamp.toString()));
     for (DueCandidate candidate : candidates) {
       args.add(bytes(candidate.entry().id().value()));
@@ -247,7 +247,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
     for (Object row : reply) {
       Map<String, byte[]> hash = RedisEntryCodec.hash((List<?>) row, 0);
       EntryId id = EntryId.of(new String(hash.getOrDefault(EntryFields.ID, new byte[0]), StandardCharsets.UTF_8));
-      claims.add(Claim.of(RedisEntryCodec.toEntry(id, hash)));
+      claims.add(Claim.of(EntryFields.decode(id, hash)));
     }
     return claims;
   }
@@ -290,7 +290,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
     byShard.forEach((shard, indexes) -> {
       List<byte[]> keyList = new ArrayList<>(List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard))));
       List<byte[]> args = new ArrayList<>();
-      args.add(bytes(RedisEntryCodec.millis(now)));
+      args.add(bytes(EntryFields.millis(now)));
       for (int i : indexes) {
         Claim claim = batch.get(i).claim();
         keyList.add(bytes(keys.entry(shard, claim.entryId())));
@@ -320,7 +320,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
     if (outcome.equals("MISSING")) {
       return ClaimTransitionResult.missing(claim);
     }
-    OutboxEntry entry = RedisEntryCodec.toEntry(claim.entryId(), RedisEntryCodec.hash(reply, 1));
+    OutboxEntry entry = EntryFields.decode(claim.entryId(), RedisEntryCodec.hash(reply, 1));
     return switch (outcome) {
       case "APPLIED" -> ClaimTransitionResult.applied(entry);
       case "TERMINAL" -> ClaimTransitionResult.terminal(entry);
@@ -336,19 +336,18 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
           bytes(StoredNotes.of(receipt.reference().orElse(""))), bytes(""));
     }
     if (request instanceof RetryableFailure failure) {
-      return List.of(bytes(RedisEntryCodec.millis(failure.retryAt())),
+      return List.of(bytes(EntryFields.millis(failure.retryAt())),
           bytes(StoredNotes.of(failure.error())), bytes(""));
     }
     if (request instanceof DeadLetter deadLetter) {
       return List.of(bytes(StoredNotes.of(deadLetter.reason())), bytes(""), bytes(""));
     }
     LeaseRenewal renewal = (LeaseRenewal) request;
-    return List.of(bytes(RedisEntryCodec.millis(Instants.stored(now.plus(renewal.extension())))),
+    return List.of(bytes(EntryFields.millis(Instants.stored(now.plus(renewal.extension())))),
         bytes(renewal.progress().isPresent() ? "1" : "0"),
         bytes(StoredNotes.of(renewal.progress().orElse(""))));
   }
 
-  /** Closes the connection pool if this store opened it; a client passed in is left open. */
   /**
    * Runs a call that may be repeated blindly (a read, or a script that recognises its own earlier
    * run by its stamps) and repeats it once after a broken connection: a server restart or

@@ -10,6 +10,7 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.NewEntries;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
@@ -64,12 +65,7 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore {
 
   @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
-    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    Instant now = clock.instant();
-    List<OutboxEntry> appended = new ArrayList<>();
-    for (OutboxMessage message : batch) {
-      appended.add(OutboxEntry.appended(EntryId.generate(), message, now, WriteStamp.fresh()));
-    }
+    List<OutboxEntry> appended = NewEntries.of(StoreArguments.checkAppendAll(messages), clock.instant());
     synchronized (rows) {
       appended.forEach(entry -> rows.put(entry.id(), new StoredRow(entry, null)));
     }

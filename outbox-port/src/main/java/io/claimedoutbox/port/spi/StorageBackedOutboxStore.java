@@ -10,6 +10,7 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.NewEntries;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
@@ -60,12 +61,7 @@ public final class StorageBackedOutboxStore implements OutboxClaimOutcomeStore {
 
   @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
-    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    Instant now = clock.instant();
-    List<OutboxEntry> appended = new ArrayList<>(batch.size());
-    for (OutboxMessage message : batch) {
-      appended.add(OutboxEntry.appended(EntryId.generate(), message, now, WriteStamp.fresh()));
-    }
+    List<OutboxEntry> appended = NewEntries.of(StoreArguments.checkAppendAll(messages), clock.instant());
     storage.insertAll(appended);
     return appended;
   }
@@ -86,7 +82,7 @@ public final class StorageBackedOutboxStore implements OutboxClaimOutcomeStore {
     Instant now = clock.instant();
     List<Claim> claims = new ArrayList<>();
     for (OutboxEntry candidate : storage.dueCandidates(now, maxEntries)) {
-      if (claims.size() == maxEntries || !candidate.isDue(now)) {
+      if (!candidate.isDue(now)) {
         continue;
       }
       OutboxEntry claimed = candidate.claimedBy(worker, now, lease, WriteStamp.fresh());

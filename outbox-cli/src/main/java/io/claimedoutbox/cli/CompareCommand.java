@@ -57,7 +57,7 @@ final class CompareCommand implements Callable<Integer> {
     System.out.println();
     System.out.print(table(results).render());
     if (html != null) {
-      Files.writeString(html, HtmlReport.render(settings, results), StandardCharsets.UTF_8);
+      Files.writeString(html, HtmlReport.render(settings, results, Clock.systemUTC().instant()), StandardCharsets.UTF_8);
       System.out.println("HTML comparison written to " + html.toAbsolutePath());
     }
     return results.stream().allMatch(RaceResult::passed) ? 0 : 1;

@@ -7,7 +7,7 @@ import picocli.CommandLine.HelpCommand;
 import picocli.CommandLine.Mixin;
 
 /** {@code outbox}: with no command it runs the race with its defaults, the main job. */
-@Command(name = "outbox", mixinStandardHelpOptions = true, version = "Claimed Outbox 0.1.0",
+@Command(name = "outbox", mixinStandardHelpOptions = true, versionProvider = ProgramVersion.class,
     description = {"See how each outbox backend behaves under contention and how fast it is, on your own infrastructure.",
         "Without a command, runs `race` on embedded H2."},
     subcommands = {RaceCommand.class, CompareCommand.class, ConformanceCommand.class, BenchCommand.class,

@@ -1,10 +1,7 @@
 package io.claimedoutbox.adapter.jpa;
 
-import io.claimedoutbox.adapter.jpa.testkit.JpaTestKit;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.claimedoutbox.adapter.jpa.CommitFaultDataSource.Fault;
+import io.claimedoutbox.adapter.jpa.testkit.JpaTestKit;
 import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimTransitionOutcome;
@@ -25,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A commit whose acknowledgement is lost is resolved from the write stamp, on real PostgreSQL:

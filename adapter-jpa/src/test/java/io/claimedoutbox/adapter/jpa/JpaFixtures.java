@@ -1,6 +1,5 @@
 package io.claimedoutbox.adapter.jpa;
 
-import io.claimedoutbox.adapter.jpa.testkit.JpaTestKit;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.claimedoutbox.adapter.jpa.testkit.JpaTestKit;

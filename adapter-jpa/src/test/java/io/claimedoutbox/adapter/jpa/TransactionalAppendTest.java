@@ -1,9 +1,6 @@
 package io.claimedoutbox.adapter.jpa;
 
 import io.claimedoutbox.adapter.jpa.testkit.JpaTestKit;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.port.StoreCapability;
@@ -12,6 +9,8 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @DisplayName("JPA adapter: appendWithin joins the caller's transaction (PostgreSQL)")
 class TransactionalAppendTest {

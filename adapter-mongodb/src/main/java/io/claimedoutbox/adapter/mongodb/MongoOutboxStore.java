@@ -9,10 +9,10 @@ import static com.mongodb.client.model.Filters.lte;
 import com.mongodb.MongoException;
 import com.mongodb.ReadPreference;
 import com.mongodb.WriteConcern;
+import com.mongodb.bulk.BulkWriteResult;
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
-import com.mongodb.bulk.BulkWriteResult;
 import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.IndexOptions;
@@ -20,6 +20,7 @@ import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.model.UpdateOneModel;
+import com.mongodb.client.result.UpdateResult;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimFence;
@@ -33,8 +34,8 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
-import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.NewEntries;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
@@ -48,7 +49,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.Supplier;
 import org.bson.Document;
 import org.bson.conversions.Bson;
@@ -69,11 +69,10 @@ import org.bson.conversions.Bson;
  *
  * <p><b>Claims</b>: one {@code find} of the oldest N due documents, sorted by {@code (dueAt, _id)},
  * each decoded before anything is written (a damaged one fails the batch with nothing claimed);
- * then one {@code findOneAndUpdate} per candidate, filtered on its id, the revision read and
- * {@code dueAt <= now}: the update moves {@code dueAt} to the lease end, so the same document
- * cannot match a second worker's update, and {@code $inc} raises the generation, the attempts and
- * the revision in the same atomic step. A candidate another worker took first is skipped. A batch
- * of N costs N + 1 round trips.
+ * then one {@code updateOne} per candidate, filtered on its id and the revision read, writing
+ * exactly what the domain's {@link OutboxEntry#claimedBy} made of it (so the claim step lives in
+ * the domain only): a second worker's update finds the revision moved and matches nothing, and the
+ * candidate is skipped. A batch of N costs N + 1 round trips.
  *
  * <p><b>Documents</b> hold the fields of {@link EntryDocuments}; terminal documents have no
  * {@code dueAt}, so the partial due index ({@link #createIndexes()}) holds only claimable entries
@@ -177,7 +176,7 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
   @Override
   public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
     StoreArguments.checkClaimDue(worker, maxEntries, lease);
-    Instant now = clock.instant();
+    Instant now = Instants.stored(clock.instant());
     List<OutboxEntry> candidates = new ArrayList<>();
     run("read due entries for " + worker, () -> collection.find(lte(EntryDocuments.DUE_AT, Date.from(now)))
             .sort(Sorts.ascending(EntryDocuments.DUE_AT, EntryDocuments.ID))
@@ -186,36 +185,15 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
         .forEach(document -> candidates.add(EntryDocuments.toEntry(document)));
     List<Claim> claims = new ArrayList<>(candidates.size());
     for (OutboxEntry candidate : candidates) {
-      Document claimed = run("claim " + candidate.id() + " for " + worker, () -> collection.findOneAndUpdate(
-          and(eq(EntryDocuments.ID, candidate.id().value()), eq(EntryDocuments.REVISION, candidate.revision()),
-              lte(EntryDocuments.DUE_AT, Date.from(now))),
-          claimUpdate(worker, now, lease),
-          new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER)));
-      if (claimed != null) {
-        claims.add(Claim.of(EntryDocuments.toEntry(claimed)));
+      OutboxEntry claimed = candidate.claimedBy(worker, now, lease, WriteStamp.fresh());
+      UpdateResult written = run("claim " + candidate.id() + " for " + worker, () -> collection.updateOne(
+          and(eq(EntryDocuments.ID, candidate.id().value()), eq(EntryDocuments.REVISION, candidate.revision())),
+          EntryDocuments.changeUpdate(candidate, claimed)));
+      if (written.getMatchedCount() == 1) {
+        claims.add(Claim.of(claimed));
       }
     }
     return claims;
-  }
-
-  /**
-   * The same step as {@link OutboxEntry#claimedBy}, as one atomic update: a fresh nonce, the
-   * generation, attempts and revision raised by {@code $inc}, and the lease end as the new due time.
-   */
-  private static Bson claimUpdate(WorkerId worker, Instant now, Duration lease) {
-    Date claimedAt = Date.from(Instants.stored(now));
-    Date leaseEnd = Date.from(Instants.stored(now.plus(lease)));
-    return new Document("$set", new Document(EntryDocuments.STATUS, EntryStatus.CLAIMED.name())
-            .append(EntryDocuments.OWNER, worker.value())
-            .append(EntryDocuments.TOKEN_NONCE, UUID.randomUUID().toString())
-            .append(EntryDocuments.CLAIMED_AT, claimedAt)
-            .append(EntryDocuments.LEASE_UNTIL, leaseEnd)
-            .append(EntryDocuments.DUE_AT, leaseEnd)
-            .append(EntryDocuments.UPDATED_AT, claimedAt)
-            .append(EntryDocuments.WRITE_STAMP, WriteStamp.fresh().toString()))
-        .append("$inc", new Document(EntryDocuments.CLAIM_GENERATION, 1L)
-            .append(EntryDocuments.ATTEMPTS, 1)
-            .append(EntryDocuments.REVISION, 1L));
   }
 
   @Override

@@ -1,6 +1,5 @@
 package io.claimedoutbox.adapter.redis;
 
-import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.port.spi.EntryFields;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -17,10 +16,10 @@ final class RedisEntryCodec {
 
   private RedisEntryCodec() {}
 
-  /** The field/value pairs of an entry, in HSET order. */
-  static List<byte[]> appendFields(OutboxEntry entry) {
-    List<byte[]> flat = new ArrayList<>();
-    EntryFields.encode(entry).forEach((name, value) -> {
+  /** Fields as the flat field, value, field, value… list HSET takes. */
+  static List<byte[]> flat(Map<String, byte[]> fields) {
+    List<byte[]> flat = new ArrayList<>(2 * fields.size());
+    fields.forEach((name, value) -> {
       flat.add(bytes(name));
       flat.add(value);
     });

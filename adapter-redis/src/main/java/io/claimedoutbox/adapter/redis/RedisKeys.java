@@ -40,10 +40,14 @@ public final class RedisKeys {
    */
   public RedisKeys(String prefix, int shards) {
     this.prefix = validPrefix(prefix);
+    this.shards = validShards(shards);
+  }
+
+  static int validShards(int shards) {
     if (shards < 1 || shards > MAX_SHARDS) {
       throw new IllegalArgumentException("shards must be between 1 and " + MAX_SHARDS + ", was " + shards);
     }
-    this.shards = shards;
+    return shards;
   }
 
   static String validPrefix(String prefix) {

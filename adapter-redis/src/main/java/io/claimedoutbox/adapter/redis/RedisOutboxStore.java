@@ -1,27 +1,23 @@
 package io.claimedoutbox.adapter.redis;
 
+import io.claimedoutbox.adapter.redis.PeekScript.DueCandidate;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
-import io.claimedoutbox.domain.DeadLetter;
-import io.claimedoutbox.domain.DeliveryReceipt;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.Instants;
-import io.claimedoutbox.domain.LeaseRenewal;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
-import io.claimedoutbox.domain.RetryableFailure;
-import io.claimedoutbox.domain.StoredNotes;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
-import io.claimedoutbox.port.spi.EntryFields;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.UndecodableEntryException;
+import io.claimedoutbox.port.spi.EntryFields;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,15 +31,11 @@ import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisException;
 
 /**
@@ -64,22 +56,16 @@ import redis.clients.jedis.exceptions.JedisException;
  * a transition repeated with the same write stamp finds its stamp and answers {@code APPLIED}
  * without writing again; a claim repeated with the same call stamp returns the same claims.
  *
- * <p><b>Scripts</b> are {@code .lua} resources run by SHA-1; a {@code NOSCRIPT} reply reloads the
- * script on that node and runs it again. Scripts validate every row they would write before
- * writing anything, and report damaged rows as {@link UndecodableEntryException}.
+ * <p><b>Scripts</b> are {@code .lua} resources run by SHA-1 through typed calls ({@link ScriptCall});
+ * a {@code NOSCRIPT} reply reloads the script on that node and runs it again. Scripts validate every
+ * row they would write before writing anything and answer a damaged one with a structured reply,
+ * raised here as {@link UndecodableEntryException}. A claim's new state is computed in Java by
+ * {@link OutboxEntry#claimedBy}; the claim script only compares revisions and writes it.
  *
  * <p>Needs Redis 6.2 or later. Thread-safe when the {@link UnifiedJedis} is (JedisPooled and
  * JedisCluster are).
  */
 public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
-
-  private static final LuaScript APPEND = LuaScript.load("append");
-  private static final LuaScript PEEK = LuaScript.load("peek");
-  private static final LuaScript CLAIM = LuaScript.load("claim");
-  private static final LuaScript TRANSITION = LuaScript.load("transition");
-  private static final LuaScript DELETE = LuaScript.load("delete");
-
-  private static final Pattern UNDECODABLE = Pattern.compile("OUTBOX_UNDECODABLE (\\S+) (.*)", Pattern.DOTALL);
 
   private final UnifiedJedis redis;
   private final RedisKeys keys;
@@ -123,20 +109,11 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
     int shard = Math.floorMod(nextAppendShard.getAndIncrement(), keys.shards());
     Instant now = clock.instant();
     List<OutboxEntry> entries = new ArrayList<>(batch.size());
-    List<byte[]> args = new ArrayList<>();
-    args.add(bytes(keys.entryPrefix(shard)));
-    args.add(bytes(Integer.toString(batch.size())));
     for (OutboxMessage message : batch) {
-      EntryId id = keys.newId(EntryId.generate().value(), shard);
-      OutboxEntry entry = OutboxEntry.appended(id, message, now, WriteStamp.fresh());
-      List<byte[]> fields = RedisEntryCodec.appendFields(entry);
-      args.add(bytes(id.value()));
-      args.add(bytes(EntryFields.millis(entry.dueAt().orElseThrow())));
-      args.add(bytes(Integer.toString(fields.size() / 2)));
-      args.addAll(fields);
-      entries.add(entry);
+      entries.add(OutboxEntry.appended(keys.newId(EntryId.generate().value(), shard), message, now, WriteStamp.fresh()));
     }
-    runSafely("append", () -> APPEND.run(redis, List.of(bytes(keys.due(shard))), args));
+    ScriptCall append = AppendScript.call(keys, shard, entries);
+    ScriptCall.body(runSafely("append", () -> append.run(redis)), "append");
     return entries;
   }
 
@@ -163,11 +140,8 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
     if (shard.isEmpty()) {
       return false;
     }
-    int s = shard.getAsInt();
-    Object deleted = run("delete " + id, () -> DELETE.run(redis,
-        List.of(bytes(keys.entry(s, id)), bytes(keys.due(s)), bytes(keys.inflight(s))),
-        List.of(bytes(id.value()))));
-    return ((Long) deleted) == 1L;
+    ScriptCall delete = DeleteScript.call(keys, shard.getAsInt(), id);
+    return DeleteScript.deleted(run("delete " + id, () -> delete.run(redis)));
   }
 
   @Override
@@ -193,26 +167,10 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
     return claims;
   }
 
-  /** A due entry as read (and decoded) before the claim. */
-  record DueCandidate(int shard, OutboxEntry entry, long due) {}
-
-  /**
-   * The oldest due entries of one shard, each decoded: a damaged one throws here, before the claim
-   * writes anything.
-   */
+  /** The oldest due entries of one shard, each decoded: a damaged one throws before anything is written. */
   private List<DueCandidate> peek(int shard, Instant now, int maxEntries) {
-    List<?> reply = (List<?>) runSafely("peek shard " + shard, () -> PEEK.run(redis,
-        List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard))),
-        List.of(bytes(EntryFields.millis(now)), bytes(Integer.toString(maxEntries)),
-            bytes(keys.entryPrefix(shard)))));
-    List<DueCandidate> candidates = new ArrayList<>(reply.size());
-    for (Object item : reply) {
-      List<?> candidate = (List<?>) item;
-      EntryId id = EntryId.of(text(candidate.get(0)));
-      OutboxEntry entry = EntryFields.decode(id, RedisEntryCodec.hash(candidate, 2));
-      candidates.add(new DueCandidate(shard, entry, (long) Double.parseDouble(text(candidate.get(1)))));
-    }
-    return candidates;
+    ScriptCall peek = PeekScript.call(keys, shard, now, maxEntries);
+    return PeekScript.candidates(shard, runSafely("peek shard " + shard, () -> peek.run(redis)));
   }
 
   /** Peeks one shard and claims up to {@code count} of it: a claim batch on a single shard. */
@@ -223,33 +181,17 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
   }
 
   /**
-   * One claim script call on one shard, for candidates read before. Repeated with the same call
-   * stamp (a blind client retry of this one command), it returns the claims the first run made and
-   * claims nothing more.
+   * One claim script call on one shard, for candidates read before; the claimed entries are the
+   * domain's. Repeated with the same call stamp (a blind client retry of this one command), it
+   * returns the claims the first run made and claims nothing more.
    */
   private List<Claim> claimShard(
       int shard, WorkerId worker, List<DueCandidate> candidates, Instant now, Duration lease, WriteStamp callStamp) {
-    List<byte[]> args = new ArrayList<>(5 + 3 * candidates.size());
-    args.add(bytes(keys.entryPrefix(shard)));
-    args.add(bytes(EntryFields.millis(now)));
-    args.add(bytes(worker.value()));
-    args.add(bytes(EntryFields.millis(Instants.stored(now.plus(lease)))));
-    args.add(bytes(callStamp.toString()));
-    for (DueCandidate candidate : candidates) {
-      args.add(bytes(candidate.entry().id().value()));
-      args.add(bytes(Long.toString(candidate.entry().revision())));
-      args.add(bytes(UUID.randomUUID().toString()));
-    }
-    List<?> reply = (List<?>) runSafely("claim due entries for " + worker, () -> CLAIM.run(redis,
-        List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard)), bytes(keys.claimCall(shard, callStamp.toString()))),
-        args));
-    List<Claim> claims = new ArrayList<>(reply.size());
-    for (Object row : reply) {
-      Map<String, byte[]> hash = RedisEntryCodec.hash((List<?>) row, 0);
-      EntryId id = EntryId.of(new String(hash.getOrDefault(EntryFields.ID, new byte[0]), StandardCharsets.UTF_8));
-      claims.add(Claim.of(EntryFields.decode(id, hash)));
-    }
-    return claims;
+    List<OutboxEntry> read = candidates.stream().map(DueCandidate::entry).toList();
+    List<OutboxEntry> claimed = read.stream().map(entry -> entry.claimedBy(worker, now, lease, callStamp)).toList();
+    ScriptCall claim = ClaimScript.call(keys, shard, callStamp, read, claimed);
+    String what = "claim due entries for " + worker;
+    return ClaimScript.claims(runSafely(what, () -> claim.run(redis)), claimed, what);
   }
 
   @Override
@@ -288,64 +230,21 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
     }
     Instant now = Instants.stored(clock.instant());
     byShard.forEach((shard, indexes) -> {
-      List<byte[]> keyList = new ArrayList<>(List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard))));
-      List<byte[]> args = new ArrayList<>();
-      args.add(bytes(EntryFields.millis(now)));
-      for (int i : indexes) {
-        Claim claim = batch.get(i).claim();
-        keyList.add(bytes(keys.entry(shard, claim.entryId())));
-        args.add(bytes(claim.entryId().value()));
-        args.add(bytes(batch.get(i).kind().name()));
-        args.add(bytes(claim.owner().value()));
-        args.add(bytes(claim.token().nonce().toString()));
-        args.add(bytes(stamps.get(i).toString()));
-        args.addAll(requestArguments(batch.get(i).request(), now));
-      }
-      List<?> replies = (List<?>) runSafely(describe(batch, indexes), () -> TRANSITION.run(redis, keyList, args));
+      List<ClaimTransition> group = indexes.stream().map(batch::get).toList();
+      ScriptCall transition = TransitionScript.call(keys, shard, now, group, indexes.stream().map(stamps::get).toList());
+      String what = describe(group);
+      List<ClaimTransitionResult> groupResults = TransitionScript.results(runSafely(what, () -> transition.run(redis)),
+          group, what);
       for (int j = 0; j < indexes.size(); j++) {
-        int i = indexes.get(j);
-        results[i] = decode(batch.get(i).claim(), (List<?>) replies.get(j));
+        results[indexes.get(j)] = groupResults.get(j);
       }
     });
     return List.of(results);
   }
 
-  private static String describe(List<ClaimTransition> batch, List<Integer> indexes) {
-    ClaimTransition first = batch.get(indexes.get(0));
-    return first.kind() + " of " + first.entryId() + (indexes.size() > 1 ? " and " + (indexes.size() - 1) + " more" : "");
-  }
-
-  private static ClaimTransitionResult decode(Claim claim, List<?> reply) {
-    String outcome = text(reply.get(0));
-    if (outcome.equals("MISSING")) {
-      return ClaimTransitionResult.missing(claim);
-    }
-    OutboxEntry entry = EntryFields.decode(claim.entryId(), RedisEntryCodec.hash(reply, 1));
-    return switch (outcome) {
-      case "APPLIED" -> ClaimTransitionResult.applied(entry);
-      case "TERMINAL" -> ClaimTransitionResult.terminal(entry);
-      case "STALE_CLAIM" -> ClaimTransitionResult.staleClaim(entry);
-      default -> throw new OutboxStoreException("transition script answered an unknown outcome " + outcome);
-    };
-  }
-
-  /** The three request arguments of one element of the transition script. */
-  private static List<byte[]> requestArguments(TransitionRequest request, Instant now) {
-    if (request instanceof DeliveryReceipt receipt) {
-      return List.of(bytes(receipt.reference().isPresent() ? "1" : "0"),
-          bytes(StoredNotes.of(receipt.reference().orElse(""))), bytes(""));
-    }
-    if (request instanceof RetryableFailure failure) {
-      return List.of(bytes(EntryFields.millis(failure.retryAt())),
-          bytes(StoredNotes.of(failure.error())), bytes(""));
-    }
-    if (request instanceof DeadLetter deadLetter) {
-      return List.of(bytes(StoredNotes.of(deadLetter.reason())), bytes(""), bytes(""));
-    }
-    LeaseRenewal renewal = (LeaseRenewal) request;
-    return List.of(bytes(EntryFields.millis(Instants.stored(now.plus(renewal.extension())))),
-        bytes(renewal.progress().isPresent() ? "1" : "0"),
-        bytes(StoredNotes.of(renewal.progress().orElse(""))));
+  private static String describe(List<ClaimTransition> group) {
+    ClaimTransition first = group.get(0);
+    return first.kind() + " of " + first.entryId() + (group.size() > 1 ? " and " + (group.size() - 1) + " more" : "");
   }
 
   /**
@@ -372,12 +271,6 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
   private static <T> T run(String what, Supplier<T> call) {
     try {
       return call.get();
-    } catch (JedisDataException reply) {
-      Matcher undecodable = UNDECODABLE.matcher(String.valueOf(reply.getMessage()));
-      if (undecodable.find()) {
-        throw new UndecodableEntryException(EntryId.of(undecodable.group(1)), undecodable.group(2), reply);
-      }
-      throw new OutboxStoreException("outbox store failed: " + what + ": " + reply.getMessage(), reply);
     } catch (JedisException failure) {
       throw new OutboxStoreException("outbox store failed: " + what + ": " + failure.getMessage(), failure);
     }
@@ -385,10 +278,6 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
 
   private static byte[] bytes(String text) {
     return text.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static String text(Object reply) {
-    return new String((byte[]) reply, StandardCharsets.UTF_8);
   }
 
   /** Builds a {@link RedisOutboxStore}. Not thread-safe. */
@@ -417,10 +306,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
      * @return this builder
      */
     public Builder shards(int value) {
-      if (value < 1 || value > RedisKeys.MAX_SHARDS) {
-        throw new IllegalArgumentException("shards must be between 1 and " + RedisKeys.MAX_SHARDS + ", was " + value);
-      }
-      this.shards = value;
+      this.shards = RedisKeys.validShards(value);
       return this;
     }
 

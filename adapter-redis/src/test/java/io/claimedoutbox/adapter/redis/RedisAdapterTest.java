@@ -1,9 +1,6 @@
 package io.claimedoutbox.adapter.redis;
 
 import io.claimedoutbox.adapter.redis.testkit.RedisTestKit;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimTransitionOutcome;
@@ -28,6 +25,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @DisplayName("Redis adapter: scripts, retries and damaged rows, on both topologies")
 class RedisAdapterTest {

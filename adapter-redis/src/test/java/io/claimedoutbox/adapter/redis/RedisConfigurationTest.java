@@ -1,9 +1,6 @@
 package io.claimedoutbox.adapter.redis;
 
 import io.claimedoutbox.adapter.redis.testkit.RedisTestKit;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
@@ -24,6 +21,8 @@ import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.params.ClientKillParams;
 import redis.clients.jedis.util.JedisClusterCRC16;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 @DisplayName("Redis adapter: configuration, ACL credentials, shard placement")
 class RedisConfigurationTest {

@@ -78,7 +78,8 @@ public final class EntryFields {
   private EntryFields() {}
 
   /**
-   * The fields of an entry, in a stable order (the order of the constants above).
+   * The fields of an entry, in a stable order: the ones an append sets once, then
+   * {@link #encodeState}.
    *
    * @param entry the entry
    * @return field name to stored bytes; a new, modifiable map
@@ -91,9 +92,22 @@ public final class EntryFields {
     message.orderingKey().ifPresent(key -> put(fields, ORDERING_KEY, key));
     fields.put(PAYLOAD, message.payload());
     put(fields, HEADERS, HeaderText.encode(message.headers()));
+    put(fields, CREATED_AT, millis(entry.createdAt()));
+    fields.putAll(encodeState(entry));
+    return fields;
+  }
+
+  /**
+   * The fields a write after the append may change — every field but the message's, the id and the
+   * creation time — so a claim or transition can send the entry's new state without its payload.
+   *
+   * @param entry the entry
+   * @return field name to stored bytes; a new, modifiable map
+   */
+  public static Map<String, byte[]> encodeState(OutboxEntry entry) {
+    Map<String, byte[]> fields = new LinkedHashMap<>();
     put(fields, STATUS, entry.status().name());
     put(fields, ATTEMPTS, Integer.toString(entry.attempts()));
-    put(fields, CREATED_AT, millis(entry.createdAt()));
     put(fields, UPDATED_AT, millis(entry.updatedAt()));
     put(fields, AVAILABLE_AT, millis(entry.availableAt()));
     put(fields, CLAIM_GENERATION, Long.toString(entry.claimGeneration()));

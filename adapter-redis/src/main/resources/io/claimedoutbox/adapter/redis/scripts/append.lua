@@ -2,8 +2,9 @@
 -- KEYS[1]  the shard's due index (sorted set: entry id scored by due time in epoch millis)
 -- ARGV[1]  the shard's entry key prefix, e.g. "{outbox:0}:e:"
 -- ARGV[2]  the number of entries; then, per entry: id, due millis, field count k, k field/value pairs
--- Returns the number of entries appended. A batch repeated with the same write stamps (a client
--- retry after a lost reply) finds its own entries and answers as the first run did, writing nothing.
+-- Returns {'OK', count}. A batch repeated with the same write stamps (a client retry after a lost
+-- reply) finds its own entries and answers as the first run did, writing nothing. An id stored
+-- already by another write is {'DUPLICATE', id}, with nothing of the batch written.
 local prefix = ARGV[1]
 local count = tonumber(ARGV[2])
 local entries = {}
@@ -18,7 +19,7 @@ for i = 1, count do
       if ARGV[f] == 'writeStamp' then stamp = ARGV[f + 1] end
     end
     if stamp == nil or redis.call('HGET', prefix .. id, 'writeStamp') ~= stamp then
-      return redis.error_reply('OUTBOX_DUPLICATE ' .. id)
+      return {'DUPLICATE', id}
     end
     repeated = repeated + 1
   end
@@ -26,13 +27,13 @@ for i = 1, count do
   at = at + 3 + 2 * fields
 end
 if repeated == count then
-  return count
+  return {'OK', count}
 end
 if repeated > 0 then
-  return redis.error_reply('OUTBOX_DUPLICATE part of a batch is stored already')
+  return {'DUPLICATE', 'part of the batch'}
 end
 for _, entry in ipairs(entries) do
   redis.call('HSET', prefix .. entry.id, unpack(ARGV, entry.first, entry.last))
   redis.call('ZADD', KEYS[1], entry.due, entry.id)
 end
-return count
+return {'OK', count}

@@ -2,9 +2,10 @@
 -- before it writes anything, so a damaged row fails the whole batch with nothing written.
 -- KEYS[1]  due index, KEYS[2] in-flight index
 -- ARGV[1]  now (epoch millis), ARGV[2] how many
--- Returns one {id, due millis, HGETALL...} per candidate, from both indexes (unsorted between them).
+-- Returns {'OK', candidate...}: one {id, due millis, HGETALL...} per candidate, from both indexes
+-- (unsorted between them).
 -- An index member whose hash is gone (deleted meanwhile) is dropped from the index, not returned.
-local found = {}
+local found = {'OK'}
 for _, index in ipairs(KEYS) do
   local due = redis.call('ZRANGE', index, '-inf', ARGV[1], 'BYSCORE', 'LIMIT', 0, tonumber(ARGV[2]), 'WITHSCORES')
   for i = 1, #due, 2 do

@@ -9,10 +9,11 @@
 --            FAILED: retry time, error, unused
 --            DEAD_LETTERED: reason, unused, unused
 --            SAVE: lease end, progress flag ('1' or '0'), progress
--- Returns one reply per element: {outcome} for MISSING, else {outcome, HGETALL...}. An element
--- repeated with the same write stamp (a blind client retry) finds its own stamp and answers
--- APPLIED without writing again. Every row is checked before any is written, so a damaged row
--- fails the whole call with nothing written: OUTBOX_UNDECODABLE <id> <problem>.
+-- Returns {'OK', reply...} with one reply per element: {outcome} for MISSING, else
+-- {outcome, HGETALL...}. An element repeated with the same write stamp (a blind client retry) finds
+-- its own stamp and answers APPLIED without writing again. Every row is checked before any is
+-- written, so a damaged row fails the whole call with nothing written: {'UNDECODABLE', id, problem}.
+-- An unknown transition is {'BAD_REQUEST', kind}, also before anything is written.
 local now = ARGV[1]
 local count = #KEYS - 2
 
@@ -30,9 +31,16 @@ for i = 1, count do
   if redis.call('EXISTS', key) == 1 then
     local row = redis.call('HMGET', key, 'status', 'owner', 'tokenNonce', 'writeStamp', 'revision')
     if row[1] == false or tonumber(row[5]) == nil then
-      return redis.error_reply('OUTBOX_UNDECODABLE ' .. id .. ' status or revision is missing or not a number')
+      return {'UNDECODABLE', id, 'status or revision is missing or not a number'}
     end
     rows[i] = row
+  end
+end
+
+for i = 1, count do
+  local kind = ARGV[2 + 8 * (i - 1) + 1]
+  if kind ~= 'DELIVERED' and kind ~= 'FAILED' and kind ~= 'DEAD_LETTERED' and kind ~= 'SAVE' then
+    return {'BAD_REQUEST', tostring(kind)}
   end
 end
 
@@ -41,7 +49,7 @@ local function release(key, id)
   redis.call('ZREM', KEYS[2], id)
 end
 
-local replies = {}
+local replies = {'OK'}
 for i = 1, count do
   local base = 2 + 8 * (i - 1)
   local key, id, kind = KEYS[2 + i], ARGV[base], ARGV[base + 1]
@@ -49,13 +57,13 @@ for i = 1, count do
   local a, b, c = ARGV[base + 5], ARGV[base + 6], ARGV[base + 7]
   local row = rows[i]
   if row == nil then
-    replies[i] = {'MISSING'}
+    replies[i + 1] = {'MISSING'}
   elseif row[4] == stamp then
-    replies[i] = answer(key, 'APPLIED')
+    replies[i + 1] = answer(key, 'APPLIED')
   elseif row[1] == 'DELIVERED' or row[1] == 'DEAD_LETTERED' then
-    replies[i] = answer(key, 'TERMINAL')
+    replies[i + 1] = answer(key, 'TERMINAL')
   elseif row[1] ~= 'CLAIMED' or row[2] ~= owner or row[3] ~= nonce then
-    replies[i] = answer(key, 'STALE_CLAIM')
+    replies[i + 1] = answer(key, 'STALE_CLAIM')
   else
     if kind == 'DELIVERED' then
       release(key, id)
@@ -72,17 +80,15 @@ for i = 1, count do
     elseif kind == 'DEAD_LETTERED' then
       release(key, id)
       redis.call('HSET', key, 'status', 'DEAD_LETTERED', 'lastError', a)
-    elseif kind == 'SAVE' then
+    else
       redis.call('HSET', key, 'leaseUntil', a)
       if b == '1' then
         redis.call('HSET', key, 'progress', c)
       end
       redis.call('ZADD', KEYS[2], a, id)
-    else
-      return redis.error_reply('OUTBOX_BAD_REQUEST unknown transition ' .. tostring(kind))
     end
     redis.call('HSET', key, 'updatedAt', now, 'writeStamp', stamp, 'revision', tonumber(row[5]) + 1)
-    replies[i] = answer(key, 'APPLIED')
+    replies[i + 1] = answer(key, 'APPLIED')
   end
 end
 return replies

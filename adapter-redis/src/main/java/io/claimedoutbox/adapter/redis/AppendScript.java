@@ -1,0 +1,30 @@
+package io.claimedoutbox.adapter.redis;
+
+import static io.claimedoutbox.adapter.redis.ScriptCall.bytes;
+
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.port.spi.EntryFields;
+import java.util.ArrayList;
+import java.util.List;
+
+/** {@code append.lua}: a batch of new entries on one shard, all or none. */
+final class AppendScript {
+
+  private static final LuaScript SCRIPT = LuaScript.load("append");
+
+  private AppendScript() {}
+
+  static ScriptCall call(RedisKeys keys, int shard, List<OutboxEntry> entries) {
+    List<byte[]> args = new ArrayList<>();
+    args.add(bytes(keys.entryPrefix(shard)));
+    args.add(bytes(Integer.toString(entries.size())));
+    for (OutboxEntry entry : entries) {
+      args.add(bytes(entry.id().value()));
+      args.add(bytes(EntryFields.millis(entry.dueAt().orElseThrow())));
+      List<byte[]> fields = RedisEntryCodec.flat(EntryFields.encode(entry));
+      args.add(bytes(Integer.toString(fields.size() / 2)));
+      args.addAll(fields);
+    }
+    return new ScriptCall(SCRIPT, List.of(bytes(keys.due(shard))), args);
+  }
+}

@@ -9,6 +9,7 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.UndecodableEntryException;
+import io.claimedoutbox.port.spi.EntryFields;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
@@ -21,33 +22,36 @@ import org.bson.Document;
 import org.bson.types.Binary;
 
 /**
- * The stored document of one entry and its decoding. Field names are the constants below; headers
+ * The stored document of one entry and its decoding. Field names are the constants below, which are
+ * {@link EntryFields}' but for {@code _id} and the index key {@code dueAt}; headers
  * are an array of {@code {name, value}} pairs, because header names may contain dots and dollars
  * that a sub-document's keys may not.
  */
 final class EntryDocuments {
 
+  /** MongoDB's primary key; every other name is {@link EntryFields}', the one field table. */
   static final String ID = "_id";
-  static final String TOPIC = "topic";
-  static final String ORDERING_KEY = "orderingKey";
-  static final String PAYLOAD = "payload";
-  static final String HEADERS = "headers";
-  static final String STATUS = "status";
-  static final String ATTEMPTS = "attempts";
-  static final String CREATED_AT = "createdAt";
-  static final String UPDATED_AT = "updatedAt";
-  static final String AVAILABLE_AT = "availableAt";
+  static final String TOPIC = EntryFields.TOPIC;
+  static final String ORDERING_KEY = EntryFields.ORDERING_KEY;
+  static final String PAYLOAD = EntryFields.PAYLOAD;
+  static final String HEADERS = EntryFields.HEADERS;
+  static final String STATUS = EntryFields.STATUS;
+  static final String ATTEMPTS = EntryFields.ATTEMPTS;
+  static final String CREATED_AT = EntryFields.CREATED_AT;
+  static final String UPDATED_AT = EntryFields.UPDATED_AT;
+  static final String AVAILABLE_AT = EntryFields.AVAILABLE_AT;
+  /** The due index's key: the available or retry time, or the lease end; absent for terminal entries. */
   static final String DUE_AT = "dueAt";
-  static final String CLAIM_GENERATION = "claimGeneration";
-  static final String OWNER = "owner";
-  static final String TOKEN_NONCE = "tokenNonce";
-  static final String CLAIMED_AT = "claimedAt";
-  static final String LEASE_UNTIL = "leaseUntil";
-  static final String LAST_ERROR = "lastError";
-  static final String PROGRESS = "progress";
-  static final String DELIVERY_RECEIPT = "deliveryReceipt";
-  static final String WRITE_STAMP = "writeStamp";
-  static final String REVISION = "revision";
+  static final String CLAIM_GENERATION = EntryFields.CLAIM_GENERATION;
+  static final String OWNER = EntryFields.OWNER;
+  static final String TOKEN_NONCE = EntryFields.TOKEN_NONCE;
+  static final String CLAIMED_AT = EntryFields.CLAIMED_AT;
+  static final String LEASE_UNTIL = EntryFields.LEASE_UNTIL;
+  static final String LAST_ERROR = EntryFields.LAST_ERROR;
+  static final String PROGRESS = EntryFields.PROGRESS;
+  static final String DELIVERY_RECEIPT = EntryFields.DELIVERY_RECEIPT;
+  static final String WRITE_STAMP = EntryFields.WRITE_STAMP;
+  static final String REVISION = EntryFields.REVISION;
 
   /** The optional fields: absent from the document when the entry has no value for them. */
   static final List<String> OPTIONAL_FIELDS = List.of(ORDERING_KEY, DUE_AT, OWNER, TOKEN_NONCE,

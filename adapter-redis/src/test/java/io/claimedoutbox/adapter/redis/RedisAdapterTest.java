@@ -15,6 +15,7 @@ import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.UndecodableEntryException;
+import io.claimedoutbox.port.spi.EntryFields;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -117,11 +118,11 @@ class RedisAdapterTest {
 
   /** The hand edits that once left a half-claimed batch (only a bad status was caught before writing). */
   enum Damage {
-    STATUS("status", "SHIPPED"),
-    CREATED_AT("createdAt", "not-a-number"),
-    PAYLOAD_DELETED("payload", null),
-    HEADERS_MALFORMED("headers", "no-equals-sign"),
-    GENERATION_NOT_AN_INTEGER("claimGeneration", "1.5");
+    STATUS(EntryFields.STATUS, "SHIPPED"),
+    CREATED_AT(EntryFields.CREATED_AT, "not-a-number"),
+    PAYLOAD_DELETED(EntryFields.PAYLOAD, null),
+    HEADERS_MALFORMED(EntryFields.HEADERS, "no-equals-sign"),
+    GENERATION_NOT_AN_INTEGER(EntryFields.CLAIM_GENERATION, "1.5");
 
     final String field;
     final String value;

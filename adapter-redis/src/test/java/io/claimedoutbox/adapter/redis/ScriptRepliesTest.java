@@ -14,6 +14,7 @@ import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.UndecodableEntryException;
+import io.claimedoutbox.port.spi.EntryFields;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -60,7 +61,7 @@ class ScriptRepliesTest {
     store.appendAll(List.of(OutboxMessage.of("a", new byte[] {1}), OutboxMessage.of("b", new byte[] {2})));
     List<Claim> claims = store.claimDue(WorkerId.of("w"), 2, Duration.ofMinutes(1));
     EntryId damaged = claims.get(1).entryId();
-    kit.client().hdel(kit.keys().entry(0, damaged), "revision");
+    kit.client().hdel(kit.keys().entry(0, damaged), EntryFields.REVISION);
     List<ClaimTransition> batch = claims.stream()
         .map(claim -> new ClaimTransition(claim, DeliveryReceipt.none())).toList();
     ScriptCall transition = TransitionScript.call(kit.keys(), 0, Instant.now(), batch,

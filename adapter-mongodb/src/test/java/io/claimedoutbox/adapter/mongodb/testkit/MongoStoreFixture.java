@@ -14,6 +14,7 @@ import io.claimedoutbox.conformance.FixtureContext;
 import io.claimedoutbox.conformance.RawEntryState;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.spi.EntryFields;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -46,9 +47,9 @@ final class MongoStoreFixture extends BackendFixture {
     if (document == null) {
       return Optional.empty();
     }
-    return Optional.of(new RawEntryState(document.getString("_id"), document.getString("status"),
-        document.getString("owner"), ((Number) document.get("claimGeneration")).longValue(),
-        ((Number) document.get("revision")).longValue(), document.getString("writeStamp")));
+    return Optional.of(new RawEntryState(document.getString("_id"), document.getString(EntryFields.STATUS),
+        document.getString(EntryFields.OWNER), ((Number) document.get(EntryFields.CLAIM_GENERATION)).longValue(),
+        ((Number) document.get(EntryFields.REVISION)).longValue(), document.getString(EntryFields.WRITE_STAMP)));
   }
 
   @Override
@@ -58,7 +59,7 @@ final class MongoStoreFixture extends BackendFixture {
 
   @Override
   public void corrupt(EntryId id) {
-    kit.collection().updateOne(Filters.eq("_id", id.value()), Updates.unset("topic"));
+    kit.collection().updateOne(Filters.eq("_id", id.value()), Updates.unset(EntryFields.TOPIC));
   }
 
   @Override

@@ -9,6 +9,7 @@ import io.claimedoutbox.conformance.FixtureContext;
 import io.claimedoutbox.conformance.RawEntryState;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.spi.EntryFields;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -59,9 +60,9 @@ final class RedisStoreFixture extends BackendFixture {
     if (hash.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new RawEntryState(hash.get("id"), hash.get("status"), hash.get("owner"),
-        Long.parseLong(hash.get("claimGeneration")), Long.parseLong(hash.get("revision")),
-        hash.get("writeStamp")));
+    return Optional.of(new RawEntryState(hash.get(EntryFields.ID), hash.get(EntryFields.STATUS),
+        hash.get(EntryFields.OWNER), Long.parseLong(hash.get(EntryFields.CLAIM_GENERATION)),
+        Long.parseLong(hash.get(EntryFields.REVISION)), hash.get(EntryFields.WRITE_STAMP)));
   }
 
   @Override
@@ -75,7 +76,7 @@ final class RedisStoreFixture extends BackendFixture {
 
   @Override
   public void corrupt(EntryId id) {
-    kit.client().hdel(keys.entry(keys.shardOf(id).orElseThrow(), id), "topic");
+    kit.client().hdel(keys.entry(keys.shardOf(id).orElseThrow(), id), EntryFields.TOPIC);
   }
 
   @Override

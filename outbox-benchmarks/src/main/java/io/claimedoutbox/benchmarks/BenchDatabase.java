@@ -2,59 +2,42 @@ package io.claimedoutbox.benchmarks;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.claimedoutbox.adapter.jpa.OutboxDatabase;
+import io.claimedoutbox.adapter.jpa.testkit.JdbcNamespace;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import javax.sql.DataSource;
 
 /**
- * The benchmark's own namespace on a database server: schema {@code outbox_bench} on PostgreSQL,
- * database {@code outbox_bench} on MariaDB, created at the start and dropped at the end, so the
- * run never touches other tables. One pool, shared by every contender on that server.
+ * The benchmark's own namespace on a database server — a fresh schema on PostgreSQL, a fresh
+ * database on MariaDB ({@link JdbcNamespace}, the JPA adapter's test kit), dropped at the end — so
+ * the run never touches other tables and never meets another run. One pool, shared by every
+ * contender on that server.
  */
 final class BenchDatabase implements AutoCloseable {
 
-  static final String NAMESPACE = "outbox_bench";
-
   private final String name;
-  private final boolean postgreSql;
-  private final String serverUrl;
+  private final JdbcNamespace namespace;
   private final HikariDataSource dataSource;
 
   BenchDatabase(String jdbcUrl) throws SQLException {
-    this.postgreSql = jdbcUrl.startsWith("jdbc:postgresql:");
-    if (!postgreSql && !jdbcUrl.startsWith("jdbc:mariadb:")) {
+    this.namespace = JdbcNamespace.create(jdbcUrl, "outbox_bench");
+    if (namespace.database() == OutboxDatabase.H2) {
+      namespace.close();
       throw new IllegalArgumentException("a benchmark database URL starts with jdbc:postgresql: or jdbc:mariadb:, was "
           + jdbcUrl);
     }
-    this.name = postgreSql ? "PostgreSQL" : "MariaDB";
-    this.serverUrl = jdbcUrl;
-    try (Connection connection = DriverManager.getConnection(jdbcUrl);
-        Statement statement = connection.createStatement()) {
-      statement.execute(postgreSql ? "DROP SCHEMA IF EXISTS " + NAMESPACE + " CASCADE" : "DROP DATABASE IF EXISTS " + NAMESPACE);
-      statement.execute(postgreSql ? "CREATE SCHEMA " + NAMESPACE : "CREATE DATABASE " + NAMESPACE);
-    }
+    this.name = isPostgreSql() ? "PostgreSQL" : "MariaDB";
     HikariConfig config = new HikariConfig();
-    config.setJdbcUrl(namespaced(jdbcUrl));
+    config.setJdbcUrl(namespace.url());
     config.setMaximumPoolSize(24);
     config.setPoolName("bench-" + name);
-    if (!postgreSql) {
+    if (!isPostgreSql()) {
       config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     }
     this.dataSource = new HikariDataSource(config);
-  }
-
-  private String namespaced(String url) {
-    if (postgreSql) {
-      return url + (url.contains("?") ? "&" : "?") + "currentSchema=" + NAMESPACE;
-    }
-    int query = url.indexOf('?');
-    String base = query < 0 ? url : url.substring(0, query);
-    String params = query < 0 ? "" : url.substring(query);
-    int slash = base.indexOf('/', "jdbc:mariadb://".length());
-    return (slash < 0 ? base : base.substring(0, slash)) + "/" + NAMESPACE + params;
   }
 
   String name() {
@@ -62,7 +45,11 @@ final class BenchDatabase implements AutoCloseable {
   }
 
   boolean isPostgreSql() {
-    return postgreSql;
+    return namespace.database() == OutboxDatabase.POSTGRESQL;
+  }
+
+  OutboxDatabase database() {
+    return namespace.database();
   }
 
   DataSource dataSource() {
@@ -86,11 +73,8 @@ final class BenchDatabase implements AutoCloseable {
   }
 
   @Override
-  public void close() throws SQLException {
+  public void close() {
     dataSource.close();
-    try (Connection connection = DriverManager.getConnection(serverUrl);
-        Statement statement = connection.createStatement()) {
-      statement.execute(postgreSql ? "DROP SCHEMA IF EXISTS " + NAMESPACE + " CASCADE" : "DROP DATABASE IF EXISTS " + NAMESPACE);
-    }
+    namespace.close();
   }
 }

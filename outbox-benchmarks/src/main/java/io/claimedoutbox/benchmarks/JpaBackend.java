@@ -1,33 +1,20 @@
 package io.claimedoutbox.benchmarks;
 
-import io.claimedoutbox.adapter.jpa.JpaOutbox;
-import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
-import io.claimedoutbox.adapter.jpa.OutboxDatabase;
-import io.claimedoutbox.adapter.jpa.OutboxSchema;
+import io.claimedoutbox.adapter.jpa.testkit.JpaTestKit;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
-import jakarta.persistence.EntityManagerFactory;
-import java.sql.Connection;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.Map;
 
-/** The JPA adapter on the benchmark's own schema of a PostgreSQL or MariaDB database. */
+/** The JPA adapter on the benchmark's own namespace, through the adapter's test kit. */
 final class JpaBackend implements ClaimedOutboxContender.Backend {
 
   private final BenchDatabase database;
-  private final EntityManagerFactory factory;
-  private final JpaOutboxStore store;
+  private final JpaTestKit kit;
+  private final OutboxClaimOutcomeStore store;
 
-  JpaBackend(BenchDatabase database) throws SQLException {
+  JpaBackend(BenchDatabase database) {
     this.database = database;
-    try (Connection connection = database.dataSource().getConnection();
-        Statement statement = connection.createStatement()) {
-      statement.execute("DROP TABLE IF EXISTS outbox_entry");
-    }
-    OutboxSchema.create(database.dataSource(),
-        database.isPostgreSql() ? OutboxDatabase.POSTGRESQL : OutboxDatabase.MARIADB);
-    this.factory = JpaOutbox.entityManagerFactory(database.dataSource(), Map.of());
-    this.store = JpaOutboxStore.builder(factory).build();
+    this.kit = JpaTestKit.create(database.dataSource(), database.database(), database.name());
+    this.store = kit.storeBuilder().build();
   }
 
   @Override
@@ -54,8 +41,7 @@ final class JpaBackend implements ClaimedOutboxContender.Backend {
   }
 
   @Override
-  public void close() throws SQLException {
-    factory.close();
-    database.execute("DROP TABLE IF EXISTS outbox_entry");
+  public void close() {
+    kit.close();
   }
 }

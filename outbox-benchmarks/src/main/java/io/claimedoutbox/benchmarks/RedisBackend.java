@@ -1,25 +1,20 @@
 package io.claimedoutbox.benchmarks;
 
-import io.claimedoutbox.adapter.redis.RedisOutboxStore;
+import io.claimedoutbox.adapter.redis.RedisKeys;
+import io.claimedoutbox.adapter.redis.testkit.RedisTestKit;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.Jedis;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.params.ScanParams;
-import redis.clients.jedis.resps.ScanResult;
 
 /**
  * The Redis adapter under the benchmark's own key prefix, on a standalone server (one shard) or a
- * cluster (four shards). Keys are removed node by node with {@code SCAN} and {@code UNLINK}, one
- * hash tag at a time, so a cluster never sees a cross-slot command.
+ * cluster (four shards), through the adapter's test kit, which removes the keys shard by shard with
+ * {@code SCAN} and {@code UNLINK}.
  */
 final class RedisBackend implements ClaimedOutboxContender.Backend {
 
@@ -27,25 +22,23 @@ final class RedisBackend implements ClaimedOutboxContender.Backend {
 
   private final String name;
   private final UnifiedJedis client;
-  private final List<HostAndPort> nodes;
-  private final int shards;
-  private final RedisOutboxStore store;
+  private final RedisTestKit kit;
+  private final OutboxClaimOutcomeStore store;
 
-  private RedisBackend(String name, UnifiedJedis client, List<HostAndPort> nodes, int shards) {
+  private RedisBackend(String name, UnifiedJedis client, int shards) {
     this.name = name;
     this.client = client;
-    this.nodes = nodes;
-    this.shards = shards;
-    this.store = RedisOutboxStore.builder(client).keyPrefix(PREFIX).shards(shards).build();
+    this.kit = RedisTestKit.create(client, PREFIX, shards, name);
+    this.store = kit.storeBuilder().build();
   }
 
   static RedisBackend standalone(HostAndPort server) {
-    return new RedisBackend("Redis", new JedisPooled(server), List.of(server), 1);
+    return new RedisBackend("Redis", new JedisPooled(server), 1);
   }
 
   static RedisBackend cluster(List<HostAndPort> nodes) {
     return new RedisBackend("Redis Cluster (" + nodes.size() + " masters, 4 shards)",
-        new JedisCluster(new HashSet<>(nodes)), nodes, 4);
+        new JedisCluster(new HashSet<>(nodes)), 4);
   }
 
   @Override
@@ -60,29 +53,15 @@ final class RedisBackend implements ClaimedOutboxContender.Backend {
 
   @Override
   public void reset() {
-    for (HostAndPort node : nodes) {
-      try (Jedis jedis = new Jedis(node)) {
-        ScanParams pattern = new ScanParams().match("{" + PREFIX + ":*").count(1000);
-        String cursor = ScanParams.SCAN_POINTER_START;
-        do {
-          ScanResult<String> slice = jedis.scan(cursor, pattern);
-          Map<String, List<String>> byTag = new HashMap<>();
-          for (String key : slice.getResult()) {
-            byTag.computeIfAbsent(key.substring(0, key.indexOf('}') + 1), tag -> new ArrayList<>()).add(key);
-          }
-          byTag.values().forEach(keys -> jedis.unlink(keys.toArray(String[]::new)));
-          cursor = slice.getCursor();
-        } while (!cursor.equals(ScanParams.SCAN_POINTER_START));
-      }
-    }
+    kit.deleteAll();
   }
 
   @Override
   public long undone() {
+    RedisKeys keys = kit.keys();
     long undone = 0;
-    for (int shard = 0; shard < shards; shard++) {
-      String tag = "{" + PREFIX + ":" + shard + "}";
-      undone += client.zcard(tag + ":due") + client.zcard(tag + ":inflight");
+    for (int shard = 0; shard < keys.shards(); shard++) {
+      undone += client.zcard(keys.due(shard)) + client.zcard(keys.inflight(shard));
     }
     return undone;
   }

@@ -97,7 +97,11 @@ public final class RedisKeys {
     return tag(shard) + ":due";
   }
 
-  String inflight(int shard) {
+  /**
+   * @param shard a shard
+   * @return the key of its set of claimed entries, scored by lease end
+   */
+  public String inflight(int shard) {
     return tag(shard) + ":inflight";
   }
 

@@ -15,17 +15,16 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the whitespace formatter (Spotless) does not see, checked over every Java source of the
- * repository: imports that nothing uses, wildcard imports, and runs of blank lines.
+ * What the formatter check (Spotless: whitespace, blank-line runs) does not see, checked over every
+ * Java source of the repository: imports that nothing uses, and wildcard imports.
  */
-@DisplayName("Sources: no unused or wildcard imports, no runs of blank lines")
+@DisplayName("Sources: no unused or wildcard imports")
 class SourceHygieneTest {
 
   private static final Pattern IMPORT = Pattern.compile("^import (?:static )?[\\w.]+\\.(\\w+|\\*);$", Pattern.MULTILINE);
-  private static final Pattern BLANK_RUN = Pattern.compile("\\n[ \\t]*\\n[ \\t]*\\n");
 
   @Test
-  void sourcesAreTidy() throws IOException {
+  void importsAreUsedAndNamed() throws IOException {
     List<String> problems = new ArrayList<>();
     for (Path source : javaSources()) {
       String text = Files.readString(source);
@@ -38,9 +37,6 @@ class SourceHygieneTest {
         } else if (!Pattern.compile("\\b" + name + "\\b").matcher(body).find()) {
           problems.add(source + ": unused " + imported.group());
         }
-      }
-      if (BLANK_RUN.matcher(text).find()) {
-        problems.add(source + ": two or more blank lines in a row");
       }
     }
     assertThat(problems).as("source problems").isEmpty();

@@ -5,5 +5,10 @@ public enum FixtureCapability {
   /** {@link OutboxStoreFixture#holdRowLock} works: the backend has row locks a claim must skip. */
   ROW_LOCKS,
   /** {@link OutboxStoreFixture#openUnreachableStore} works: a store whose backend is down. */
-  UNREACHABLE_BACKEND
+  UNREACHABLE_BACKEND,
+  /**
+   * {@link OutboxStoreFixture#openStoreThrough} works: a store whose connections go through the
+   * suite's {@link FaultProxies}, so the fault rules (F) can cut and delay them.
+   */
+  FAULT_PROXY
 }

@@ -6,6 +6,7 @@ import io.claimedoutbox.conformance.rules.BatchTransitionRules;
 import io.claimedoutbox.conformance.rules.ClaimingRules;
 import io.claimedoutbox.conformance.rules.CompatibilityRules;
 import io.claimedoutbox.conformance.rules.ConcurrentHistoryRules;
+import io.claimedoutbox.conformance.rules.FaultRules;
 import io.claimedoutbox.conformance.rules.TransitionOutcomeRules;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
@@ -83,6 +84,16 @@ public abstract class OutboxStoreConformanceSuite {
   @Nested
   @DisplayName("B · bad input and bad data")
   class BadInput extends BadInputRules {
+    @Override
+    protected OutboxStoreFixture fixture() {
+      return OutboxStoreConformanceSuite.this.fixture();
+    }
+  }
+
+  /** Rules F1–F5. */
+  @Nested
+  @DisplayName("F · faults on the wire")
+  class Faults extends FaultRules {
     @Override
     protected OutboxStoreFixture fixture() {
       return OutboxStoreConformanceSuite.this.fixture();

@@ -90,4 +90,18 @@ public interface OutboxStoreFixture {
   default Optional<OutboxClaimOutcomeStore> openUnreachableStore(FixtureContext context) {
     return Optional.empty();
   }
+
+  /**
+   * A store like {@link #openStore}'s whose every connection goes through {@code proxies}: for each
+   * server the store talks to, connect to {@code proxies.proxyFor(host, port)} instead (a pool or
+   * client of its own, closed when the store is, see {@link ClosingStore}). Only called with
+   * {@link FixtureCapability#FAULT_PROXY}.
+   *
+   * @param context as for {@link #openStore}
+   * @param proxies the suite's proxies
+   * @return the store
+   */
+  default OutboxClaimOutcomeStore openStoreThrough(FixtureContext context, FaultProxies proxies) {
+    throw new UnsupportedOperationException(backendName() + " fixture has no fault proxy");
+  }
 }

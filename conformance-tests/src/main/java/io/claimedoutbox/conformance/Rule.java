@@ -126,7 +126,26 @@ public enum Rule {
       + " deletions) keeps a consistent history: one APPLIED terminal write per terminal entry, no two"
       + " live claims, no write counted twice, nothing lost; atomic stores never report"
       + " CONCURRENCY_LOST",
-      "the claim query's locking and the transition compare-and-set under real concurrency");
+      "the claim query's locking and the transition compare-and-set under real concurrency"),
+
+  F1(Level.OPTIONAL, "A transition whose connection is cut before any one of its requests answers an"
+      + " outcome or throws OutboxStoreException (then nothing was written) or TransitionOutcomeUnknownException;"
+      + " APPLIED only with its write stored; the next call on the same store works",
+      "that every driver failure becomes one of the two documented exceptions and a pool replaces a broken"
+          + " connection"),
+  F2(Level.OPTIONAL, "A transition whose answer is lost after the server applied a request is told the truth:"
+      + " APPLIED with the stored write when its write landed, never APPLIED when it did not",
+      "that a lost acknowledgement is resolved by reading the entry again and comparing write stamps"
+          + " (LostAcknowledgement), never guessed"),
+  F3(Level.OPTIONAL, "A transition held on the wire past its lease, while another worker re-claims the entry,"
+      + " never lands over the new holder and is never APPLIED",
+      "that the write is conditioned on the claim (or the revision read), not only on the id"),
+  F4(Level.OPTIONAL, "A claim batch whose answer is lost loses nothing: every entry is claimable again once"
+      + " the lease ends, and any claim returned is the stored one",
+      "that a claim writes the lease end as the due time, so an unanswered claim expires like any other"),
+  F5(Level.OPTIONAL, "After every connection is cut (a server restart seen from the client) each call"
+      + " succeeds again by its second try",
+      "that the pool drops broken connections instead of handing them out again");
 
   private final Level level;
   private final String title;

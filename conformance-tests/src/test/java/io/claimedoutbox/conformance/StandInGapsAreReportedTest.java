@@ -72,6 +72,11 @@ class StandInGapsAreReportedTest {
     }
 
     @Override
+    public OutboxClaimOutcomeStore openStoreThrough(FixtureContext context, FaultProxies proxies) {
+      return real.openStoreThrough(context, proxies);
+    }
+
+    @Override
     public Optional<RawEntryState> readRaw(EntryId id) {
       return real.readRaw(id);
     }

@@ -25,20 +25,20 @@ final class RedisBackend implements ClaimedOutboxContender.Backend {
   private final RedisTestKit kit;
   private final OutboxClaimOutcomeStore store;
 
-  private RedisBackend(String name, UnifiedJedis client, int shards) {
+  private RedisBackend(String name, UnifiedJedis client, List<HostAndPort> nodes, int shards) {
     this.name = name;
     this.client = client;
-    this.kit = RedisTestKit.create(client, PREFIX, shards, name);
+    this.kit = RedisTestKit.create(client, nodes, PREFIX, shards, name);
     this.store = kit.storeBuilder().build();
   }
 
   static RedisBackend standalone(HostAndPort server) {
-    return new RedisBackend("Redis", new JedisPooled(server), 1);
+    return new RedisBackend("Redis", new JedisPooled(server), List.of(server), 1);
   }
 
   static RedisBackend cluster(List<HostAndPort> nodes) {
     return new RedisBackend("Redis Cluster (" + nodes.size() + " masters, 4 shards)",
-        new JedisCluster(new HashSet<>(nodes)), 4);
+        new JedisCluster(new HashSet<>(nodes)), nodes, 4);
   }
 
   @Override

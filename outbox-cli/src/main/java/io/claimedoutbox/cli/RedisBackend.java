@@ -5,6 +5,8 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Clock;
 import java.util.UUID;
+import java.util.List;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisPooled;
 
 /**
@@ -35,7 +37,8 @@ final class RedisBackend {
       throw UnreachableBackendException.at("Redis", url, unreachable);
     }
     String prefix = "outbox-cli-" + UUID.randomUUID().toString().substring(0, 8);
-    RedisTestKit kit = RedisTestKit.create(redis, prefix, 1, label);
+    HostAndPort server = new HostAndPort(uri.getHost(), uri.getPort() < 0 ? 6379 : uri.getPort());
+    RedisTestKit kit = RedisTestKit.create(redis, List.of(server), prefix, 1, label);
     return new BackendSession(label, kit.storeBuilder().clock(clock).build(), kit.fixture(), kit::rawCompareAndSet,
         () -> {
           kit.deleteAll();

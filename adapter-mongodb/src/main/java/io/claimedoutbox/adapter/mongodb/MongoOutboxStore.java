@@ -7,6 +7,8 @@ import static com.mongodb.client.model.Filters.in;
 import static com.mongodb.client.model.Filters.lte;
 
 import com.mongodb.MongoException;
+import com.mongodb.MongoSocketReadException;
+import com.mongodb.MongoSocketWriteException;
 import com.mongodb.ReadPreference;
 import com.mongodb.WriteConcern;
 import com.mongodb.bulk.BulkWriteResult;
@@ -34,6 +36,7 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.LostAcknowledgement;
 import io.claimedoutbox.port.NewEntries;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxStoreException;
@@ -63,7 +66,9 @@ import org.bson.conversions.Bson;
  * {@code APPLIED} with the document as written: one round trip. No match means the claim no longer
  * holds the document: one read decides {@code MISSING}, {@code TERMINAL} or {@code STALE_CLAIM}
  * (a claim that lost its document never holds it again, so deciding from the later read is the
- * same as deciding inside the update). Evaluation and write are one atomic step: the store declares
+ * same as deciding inside the update). A lost answer (the connection broke after the request left) is
+ * decided from the document read again by {@link LostAcknowledgement}, as on every adapter.
+ * Evaluation and write are one atomic step: the store declares
  * {@link StoreCapability#ATOMIC_EVALUATION} and never reports {@code CONCURRENCY_LOST}. A batch
  * ({@link #tryTransitionAll}) is one {@code bulkWrite}.
  *
@@ -200,9 +205,18 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
   public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
     StoreArguments.checkTransition(claim, request);
     OutboxEntry written = request.applyTo(claim.snapshot(), clock.instant(), WriteStamp.fresh());
-    Document stored = run(request.kind() + " of " + claim.entryId(), () -> collection.findOneAndUpdate(
-        heldBy(claim), EntryDocuments.changeUpdate(claim.snapshot(), written),
-        new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER)));
+    String what = request.kind() + " of " + claim.entryId();
+    Document stored;
+    try {
+      stored = collection.findOneAndUpdate(heldBy(claim), EntryDocuments.changeUpdate(claim.snapshot(), written),
+          new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER));
+    } catch (MongoSocketReadException | MongoSocketWriteException answerLost) {
+      return LostAcknowledgement.resolve(claim, request.kind(), written.lastWriteStamp().orElseThrow(),
+          claim.snapshot().revision(), true, () -> find(claim.entryId()),
+          new OutboxStoreException("outbox store failed: " + what + ": " + answerLost.getMessage(), answerLost));
+    } catch (MongoException failure) {
+      throw new OutboxStoreException("outbox store failed: " + what + ": " + failure.getMessage(), failure);
+    }
     if (stored != null) {
       return ClaimTransitionResult.applied(EntryDocuments.toEntry(stored));
     }

@@ -12,6 +12,7 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.LostAcknowledgement;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
@@ -202,7 +203,15 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
 
   /** {@link #tryTransition(Claim, TransitionRequest)} with a given stamp; a repeat writes nothing. */
   ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request, WriteStamp stamp) {
-    return transitionByShard(List.of(new ClaimTransition(claim, request)), List.of(stamp)).get(0);
+    try {
+      return transitionByShard(List.of(new ClaimTransition(claim, request)), List.of(stamp)).get(0);
+    } catch (OutboxStoreException failure) {
+      if (!(failure.getCause() instanceof JedisConnectionException)) {
+        throw failure;
+      }
+      return LostAcknowledgement.resolve(claim, request.kind(), stamp, claim.snapshot().revision(), true,
+          () -> find(claim.entryId()), failure);
+    }
   }
 
   /**

@@ -19,6 +19,7 @@ final class RedisFixtures {
   private static RedisTestKit open(RedisTopology topology) {
     System.out.println("Conformance backend: Redis adapter on " + topology.displayName + " at "
         + topology.nodes() + " with " + topology.shards + " shard(s)");
-    return RedisTestKit.create(topology.connect(), PREFIX, topology.shards, "Redis adapter on " + topology.displayName);
+    return RedisTestKit.create(topology.connect(), topology.nodeList(), PREFIX, topology.shards,
+        "Redis adapter on " + topology.displayName);
   }
 }

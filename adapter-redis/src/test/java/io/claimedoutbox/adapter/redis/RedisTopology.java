@@ -1,9 +1,9 @@
 package io.claimedoutbox.adapter.redis;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.JedisCluster;
@@ -31,11 +31,12 @@ enum RedisTopology {
     return Optional.ofNullable(System.getenv(variable)).orElse(defaultNodes).replace("redis://", "");
   }
 
+  List<HostAndPort> nodeList() {
+    return Arrays.stream(nodes().split(",")).map(String::strip).map(HostAndPort::from).toList();
+  }
+
   UnifiedJedis connect() {
-    Set<HostAndPort> nodes = Arrays.stream(nodes().split(","))
-        .map(String::strip)
-        .map(HostAndPort::from)
-        .collect(Collectors.toSet());
+    Set<HostAndPort> nodes = Set.copyOf(nodeList());
     DefaultJedisClientConfig config = DefaultJedisClientConfig.builder()
         .connectionTimeoutMillis(2000).socketTimeoutMillis(5000).build();
     UnifiedJedis client;

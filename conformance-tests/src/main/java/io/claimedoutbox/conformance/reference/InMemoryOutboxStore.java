@@ -1,5 +1,10 @@
 package io.claimedoutbox.conformance.reference;
 
+import io.claimedoutbox.conformance.FaultProxy.Fault;
+import io.claimedoutbox.conformance.FaultProxies;
+import io.claimedoutbox.domain.TransitionKind;
+import io.claimedoutbox.port.LostAcknowledgement;
+import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimFence;
@@ -45,6 +50,26 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore {
   private final Clock clock;
   private final TransitionWriteHook writeHook;
   private final Map<EntryId, StoredRow> rows = new HashMap<>();
+  private volatile Link link = Optional::empty;
+
+  /**
+   * The path between the store's logic and its map, standing in for a network: before each request
+   * it says which fault, if any, the request meets ({@link FaultProxies#nextRequest}).
+   */
+  @FunctionalInterface
+  public interface Link {
+    /** @return the fault the next request meets, empty when none */
+    Optional<Fault> nextRequest();
+  }
+
+  /** A request or its answer lost on the {@link Link}, as a broken connection loses it. */
+  public static final class LinkFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    LinkFailure(String message) {
+      super(message);
+    }
+  }
 
   /** A row: an entry, or damage that makes it undecodable. */
   private record StoredRow(OutboxEntry entry, String damage) {}
@@ -63,6 +88,15 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore {
     return Set.of();
   }
 
+  /**
+   * Sends every later request through {@code value}, as the fixture's fault proxy would.
+   *
+   * @param value the link
+   */
+  public void routeThrough(Link value) {
+    this.link = Arguments.requireNonNull(value, "link");
+  }
+
   @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
     List<OutboxEntry> appended = NewEntries.of(StoreArguments.checkAppendAll(messages), clock.instant());
@@ -75,8 +109,14 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore {
   @Override
   public Optional<OutboxEntry> find(EntryId id) {
     Arguments.requireNonNull(id, "id");
-    synchronized (rows) {
-      return decode(id, rows.get(id));
+    try {
+      return send(() -> {
+        synchronized (rows) {
+          return decode(id, rows.get(id));
+        }
+      });
+    } catch (LinkFailure lost) {
+      throw new OutboxStoreException("outbox store failed: find " + id, lost);
     }
   }
 
@@ -92,16 +132,23 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore {
   public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
     StoreArguments.checkClaimDue(worker, maxEntries, lease);
     Instant now = clock.instant();
-    synchronized (rows) {
-      List<OutboxEntry> all = new ArrayList<>();
-      rows.forEach((id, row) -> decode(id, row).ifPresent(all::add));
-      List<Claim> claims = new ArrayList<>();
-      for (OutboxEntry due : selectDue(all, now, maxEntries)) {
-        OutboxEntry claimed = claim(due, worker, now, lease);
-        rows.put(claimed.id(), new StoredRow(claimed, null));
-        claims.add(Claim.of(claimed));
-      }
-      return claims;
+    try {
+      return send(() -> {
+        synchronized (rows) {
+          List<OutboxEntry> all = new ArrayList<>();
+          rows.forEach((id, row) -> decode(id, row).ifPresent(all::add));
+          List<Claim> claims = new ArrayList<>();
+          for (OutboxEntry due : selectDue(all, now, maxEntries)) {
+            OutboxEntry claimed = claim(due, worker, now, lease);
+            rows.put(claimed.id(), new StoredRow(claimed, null));
+            claims.add(Claim.of(claimed));
+          }
+          return claims;
+        }
+      });
+    } catch (LinkFailure lost) {
+      throw new OutboxStoreException("outbox store failed: claim for " + worker
+          + " (entries it claimed return to the queue when their leases end)", lost);
     }
   }
 
@@ -115,15 +162,57 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore {
     }
     writeHook.beforeWrite(claim, request.kind());
     OutboxEntry next = written(evaluated.get(), claim, request, clock.instant(), WriteStamp.fresh());
-    synchronized (rows) {
-      StoredRow current = rows.get(claim.entryId());
-      if (current != null && current.damage() == null
-          && current.entry().revision() == evaluated.get().revision()) {
-        rows.put(next.id(), new StoredRow(next, null));
-        return ClaimTransitionResult.applied(next);
-      }
+    boolean landed;
+    try {
+      landed = send(() -> compareAndSet(evaluated.get(), next));
+    } catch (LinkFailure lost) {
+      return lostAcknowledgement(claim, request.kind(), next, evaluated.get(), lost);
     }
-    return afterLostWrite(claim, find(claim.entryId()));
+    return landed ? ClaimTransitionResult.applied(next) : afterLostWrite(claim, find(claim.entryId()));
+  }
+
+  private boolean compareAndSet(OutboxEntry evaluated, OutboxEntry next) {
+    synchronized (rows) {
+      StoredRow current = rows.get(next.id());
+      if (current != null && current.damage() == null && current.entry().revision() == evaluated.revision()) {
+        rows.put(next.id(), new StoredRow(next, null));
+        return true;
+      }
+      return false;
+    }
+  }
+
+  /**
+   * One request over the {@link Link}: cut before it, the map never sees it; cut after it (or held,
+   * then let go), the map acts and the answer is lost.
+   */
+  private <T> T send(java.util.function.Supplier<T> request) {
+    Optional<Fault> fault = link.nextRequest();
+    if (fault.isPresent() && fault.get() == Fault.CUT_BEFORE_REQUEST) {
+      throw new LinkFailure("connection cut before the request");
+    }
+    T answer = request.get();
+    if (fault.isPresent()) {
+      throw new LinkFailure("connection cut before the answer");
+    }
+    return answer;
+  }
+
+  /**
+   * A transition write whose answer was lost: decided like every adapter decides it, from the row
+   * read again ({@link LostAcknowledgement}).
+   *
+   * @param claim the caller's claim
+   * @param kind the transition
+   * @param next the entry the write would store
+   * @param evaluated the row the write was checked against
+   * @param lost the failure
+   * @return the outcome
+   */
+  protected ClaimTransitionResult lostAcknowledgement(
+      Claim claim, TransitionKind kind, OutboxEntry next, OutboxEntry evaluated, RuntimeException lost) {
+    return LostAcknowledgement.resolve(claim, kind, next.lastWriteStamp().orElseThrow(), evaluated.revision(),
+        false, () -> find(claim.entryId()), new OutboxStoreException("the link failed", lost));
   }
 
   /**

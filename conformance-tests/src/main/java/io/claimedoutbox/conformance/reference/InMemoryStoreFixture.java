@@ -1,5 +1,6 @@
 package io.claimedoutbox.conformance.reference;
 
+import io.claimedoutbox.conformance.FaultProxies;
 import io.claimedoutbox.conformance.FixtureCapability;
 import io.claimedoutbox.conformance.FixtureContext;
 import io.claimedoutbox.conformance.OutboxStoreFixture;
@@ -45,7 +46,7 @@ public final class InMemoryStoreFixture implements OutboxStoreFixture {
 
   @Override
   public Set<FixtureCapability> capabilities() {
-    return Set.of();
+    return Set.of(FixtureCapability.FAULT_PROXY);
   }
 
   @Override
@@ -56,6 +57,13 @@ public final class InMemoryStoreFixture implements OutboxStoreFixture {
   @Override
   public OutboxClaimOutcomeStore openStore(FixtureContext context) {
     current = factory.apply(context.clock(), context.writeHook());
+    return current;
+  }
+
+  /** The same store, its requests now sent over the suite's fault link (an in-process store has no socket). */
+  @Override
+  public OutboxClaimOutcomeStore openStoreThrough(FixtureContext context, FaultProxies proxies) {
+    current.routeThrough(proxies::nextRequest);
     return current;
   }
 

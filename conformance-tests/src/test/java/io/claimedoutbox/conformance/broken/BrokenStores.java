@@ -12,6 +12,7 @@ import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.domain.TransitionKind;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
@@ -65,6 +66,32 @@ final class BrokenStores {
       return transitions.stream()
           .map(transition -> ClaimTransitionResult.applied(tryTransition(transition.claim(), transition.request()).entry()))
           .toList();
+    }
+  }
+
+  /** Bug: a write whose answer was lost is taken as landed and reported APPLIED. */
+  static final class GuessesAppliedOnLostAnswer extends InMemoryOutboxStore {
+    GuessesAppliedOnLostAnswer(Clock clock, TransitionWriteHook hook) {
+      super(clock, hook);
+    }
+
+    @Override
+    protected ClaimTransitionResult lostAcknowledgement(
+        Claim claim, TransitionKind kind, OutboxEntry next, OutboxEntry evaluated, RuntimeException lost) {
+      return ClaimTransitionResult.applied(next);
+    }
+  }
+
+  /** Bug: a broken connection surfaces as the driver's own exception, not the port's. */
+  static final class RawDriverExceptionEscapes extends InMemoryOutboxStore {
+    RawDriverExceptionEscapes(Clock clock, TransitionWriteHook hook) {
+      super(clock, hook);
+    }
+
+    @Override
+    protected ClaimTransitionResult lostAcknowledgement(
+        Claim claim, TransitionKind kind, OutboxEntry next, OutboxEntry evaluated, RuntimeException lost) {
+      throw lost;
     }
   }
 

@@ -46,7 +46,9 @@ class BrokenStoresAreCaughtTest {
         Arguments.of(PartialBatchSuite.class, Rule.B3),
         Arguments.of(DamageSwallowedSuite.class, Rule.B5),
         Arguments.of(TerminalOverwrittenSuite.class, Rule.T3),
-        Arguments.of(BatchAssumesSuccessSuite.class, Rule.T11));
+        Arguments.of(BatchAssumesSuccessSuite.class, Rule.T11),
+        Arguments.of(GuessesAppliedOnLostAnswerSuite.class, Rule.F1),
+        Arguments.of(RawDriverExceptionEscapesSuite.class, Rule.F1));
   }
 
   @ParameterizedTest(name = "{0} fails {1}")
@@ -90,6 +92,18 @@ class BrokenStoresAreCaughtTest {
     @Override
     protected OutboxStoreFixture fixture() {
       return fixture;
+    }
+  }
+
+  static class GuessesAppliedOnLostAnswerSuite extends BrokenSuite {
+    GuessesAppliedOnLostAnswerSuite() {
+      super(BrokenStores.GuessesAppliedOnLostAnswer::new);
+    }
+  }
+
+  static class RawDriverExceptionEscapesSuite extends BrokenSuite {
+    RawDriverExceptionEscapesSuite() {
+      super(BrokenStores.RawDriverExceptionEscapes::new);
     }
   }
 

@@ -15,7 +15,9 @@ import java.util.Optional;
  *
  * <p>What the store relies on: {@link #compareAndSet} is atomic (no other write to the entry can
  * land between its revision check and its write); every method either completes or throws
- * {@link OutboxStoreException} having written nothing; a stored entry that cannot be decoded is
+ * {@link OutboxStoreException} having written nothing, except that {@link #compareAndSet} throws
+ * {@link WriteOutcomeUnknownException} when its write was sent and the answer lost; a stored entry
+ * that cannot be decoded is
  * reported as {@link UndecodableEntryException} naming it, never skipped. {@link EntryFields} turns
  * entries into named fields and back, for backends that keep fields or documents.
  *
@@ -45,6 +47,7 @@ public interface EntryStorage {
    * @param expected the entry as read
    * @param next the entry to store, same id, a higher revision
    * @return whether the write happened; {@code false} when the entry changed or is gone
+   * @throws WriteOutcomeUnknownException when the write was sent but its answer was lost
    */
   boolean compareAndSet(OutboxEntry expected, OutboxEntry next);
 

@@ -10,6 +10,7 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.LostAcknowledgement;
 import io.claimedoutbox.port.NewEntries;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.StoreArguments;
@@ -27,7 +28,9 @@ import java.util.Set;
  * starts. Arguments are checked before any I/O; a transition reads the entry, lets
  * {@link ClaimFence} decide {@code MISSING}, {@code TERMINAL} or {@code STALE_CLAIM}, writes the
  * next entry with one compare-and-set, and when that loses, reads again and reports
- * {@code CONCURRENCY_LOST} (or {@code MISSING}) with what won. A claim takes the storage's due
+ * {@code CONCURRENCY_LOST} (or {@code MISSING}) with what won; when the storage says the answer
+ * to a write was lost ({@link WriteOutcomeUnknownException}), the entry read again decides
+ * ({@link LostAcknowledgement}). A claim takes the storage's due
  * candidates one compare-and-set each, so two workers never hold one entry.
  *
  * <p>It declares no {@link StoreCapability}: evaluation and write are two steps, so the suite's
@@ -102,7 +105,14 @@ public final class StorageBackedOutboxStore implements OutboxClaimOutcomeStore {
       return decided.get();
     }
     OutboxEntry next = request.applyTo(evaluated.get(), clock.instant(), WriteStamp.fresh());
-    if (storage.compareAndSet(evaluated.get(), next)) {
+    boolean written;
+    try {
+      written = storage.compareAndSet(evaluated.get(), next);
+    } catch (WriteOutcomeUnknownException answerLost) {
+      return LostAcknowledgement.resolve(claim, request.kind(), next.lastWriteStamp().orElseThrow(),
+          evaluated.get().revision(), false, () -> storage.read(claim.entryId()), answerLost);
+    }
+    if (written) {
       return ClaimTransitionResult.applied(next);
     }
     return ClaimFence.afterLostWrite(claim, storage.read(claim.entryId()));

@@ -7,17 +7,20 @@ import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
 import io.claimedoutbox.adapter.jpa.OutboxDatabase;
 import io.claimedoutbox.conformance.BackendFixture;
 import io.claimedoutbox.conformance.ClosingStore;
+import io.claimedoutbox.conformance.FaultProxies;
 import io.claimedoutbox.conformance.FixtureCapability;
 import io.claimedoutbox.conformance.FixtureContext;
 import io.claimedoutbox.conformance.RawEntryState;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import jakarta.persistence.EntityManagerFactory;
+import java.net.InetSocketAddress;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -28,10 +31,20 @@ final class JdbcStoreFixture extends BackendFixture {
   private final JpaTestKit kit;
 
   JdbcStoreFixture(JpaTestKit kit, String backendName) {
-    super(backendName, UnreachableServer.of(kit.database()).isPresent()
-        ? Set.of(FixtureCapability.ROW_LOCKS, FixtureCapability.UNREACHABLE_BACKEND)
-        : Set.of());
+    super(backendName, capabilities(kit));
     this.kit = kit;
+  }
+
+  private static Set<FixtureCapability> capabilities(JpaTestKit kit) {
+    Set<FixtureCapability> capabilities = EnumSet.noneOf(FixtureCapability.class);
+    if (UnreachableServer.of(kit.database()).isPresent()) {
+      capabilities.add(FixtureCapability.ROW_LOCKS);
+      capabilities.add(FixtureCapability.UNREACHABLE_BACKEND);
+    }
+    if (ServerUrl.of(kit.dataSource()).isPresent()) {
+      capabilities.add(FixtureCapability.FAULT_PROXY);
+    }
+    return capabilities;
   }
 
   @Override
@@ -118,11 +131,54 @@ final class JdbcStoreFixture extends BackendFixture {
     });
   }
 
+  /** A pool of its own to the same database, every connection through the suite's proxy. */
+  @Override
+  public OutboxClaimOutcomeStore openStoreThrough(FixtureContext context, FaultProxies proxies) {
+    ServerUrl server = ServerUrl.of(kit.dataSource()).orElseThrow();
+    InetSocketAddress proxy = proxies.proxyFor(server.host(), server.port());
+    HikariDataSource original = (HikariDataSource) kit.dataSource();
+    HikariConfig config = new HikariConfig();
+    config.setJdbcUrl(server.through(proxy.getHostString(), proxy.getPort()));
+    config.setMaximumPoolSize(4);
+    config.setConnectionTimeout(5_000);
+    config.setTransactionIsolation(original.getTransactionIsolation());
+    HikariDataSource pool = new HikariDataSource(config);
+    EntityManagerFactory factory = JpaOutbox.entityManagerFactory(pool, Map.of());
+    JpaOutboxStore store = JpaOutboxStore.builder(factory).clock(context.clock()).build();
+    return new ClosingStore(store, () -> {
+      factory.close();
+      pool.close();
+    });
+  }
+
   private void update(String sql) {
     try (Connection connection = kit.dataSource().getConnection(); Statement statement = connection.createStatement()) {
       statement.executeUpdate(sql);
     } catch (SQLException failure) {
       throw new IllegalStateException(failure);
+    }
+  }
+
+  /** A server JDBC URL taken apart at its address, so a proxy's address can be put in its place. */
+  private record ServerUrl(String before, String host, int port, String after) {
+    private static final java.util.regex.Pattern ADDRESS =
+        java.util.regex.Pattern.compile("(jdbc:(?:postgresql|mariadb|mysql)://)([^/:?,]+)(?::(\\d+))?(.*)");
+
+    static Optional<ServerUrl> of(javax.sql.DataSource dataSource) {
+      if (!(dataSource instanceof HikariDataSource hikari) || hikari.getJdbcUrl() == null) {
+        return Optional.empty();
+      }
+      java.util.regex.Matcher parts = ADDRESS.matcher(hikari.getJdbcUrl());
+      if (!parts.matches()) {
+        return Optional.empty();
+      }
+      int defaultPort = parts.group(1).contains("postgresql") ? 5432 : 3306;
+      int port = parts.group(3) == null ? defaultPort : Integer.parseInt(parts.group(3));
+      return Optional.of(new ServerUrl(parts.group(1), parts.group(2), port, parts.group(4)));
+    }
+
+    String through(String proxyHost, int proxyPort) {
+      return before + proxyHost + ":" + proxyPort + after;
     }
   }
 

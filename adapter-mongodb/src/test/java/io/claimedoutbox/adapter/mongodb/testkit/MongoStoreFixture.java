@@ -2,6 +2,9 @@ package io.claimedoutbox.adapter.mongodb.testkit;
 
 import com.mongodb.MongoClientSettings;
 import com.mongodb.ServerAddress;
+import com.mongodb.connection.ClusterConnectionMode;
+import com.mongodb.connection.ClusterDescription;
+import com.mongodb.connection.ClusterType;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoClients;
 import com.mongodb.client.model.Filters;
@@ -9,12 +12,14 @@ import com.mongodb.client.model.Updates;
 import io.claimedoutbox.adapter.mongodb.MongoOutboxStore;
 import io.claimedoutbox.conformance.BackendFixture;
 import io.claimedoutbox.conformance.ClosingStore;
+import io.claimedoutbox.conformance.FaultProxies;
 import io.claimedoutbox.conformance.FixtureCapability;
 import io.claimedoutbox.conformance.FixtureContext;
 import io.claimedoutbox.conformance.RawEntryState;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.spi.EntryFields;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -27,7 +32,9 @@ final class MongoStoreFixture extends BackendFixture {
   private final MongoTestKit kit;
 
   MongoStoreFixture(MongoTestKit kit, String backendName) {
-    super(backendName, Set.of(FixtureCapability.UNREACHABLE_BACKEND));
+    super(backendName, singleServer(kit).isPresent()
+        ? Set.of(FixtureCapability.UNREACHABLE_BACKEND, FixtureCapability.FAULT_PROXY)
+        : Set.of(FixtureCapability.UNREACHABLE_BACKEND));
     this.kit = kit;
   }
 
@@ -60,6 +67,35 @@ final class MongoStoreFixture extends BackendFixture {
   @Override
   public void corrupt(EntryId id) {
     kit.collection().updateOne(Filters.eq("_id", id.value()), Updates.unset(EntryFields.TOPIC));
+  }
+
+  /** The server of a single-server deployment (a replica set would need a proxy per member). */
+  private static Optional<ServerAddress> singleServer(MongoTestKit kit) {
+    ClusterDescription cluster = kit.client().getClusterDescription();
+    if (cluster.getType() != ClusterType.STANDALONE || cluster.getServerDescriptions().size() != 1) {
+      return Optional.empty();
+    }
+    return Optional.of(cluster.getServerDescriptions().get(0).getAddress());
+  }
+
+  /** A client of its own, connected straight to the suite's proxy in front of the server. */
+  @Override
+  public OutboxClaimOutcomeStore openStoreThrough(FixtureContext context, FaultProxies proxies) {
+    ServerAddress server = singleServer(kit).orElseThrow();
+    InetSocketAddress proxy = proxies.proxyFor(server.getHost(), server.getPort());
+    MongoClient through = MongoClients.create(MongoClientSettings.builder()
+        .applyToClusterSettings(cluster -> cluster
+            .hosts(List.of(new ServerAddress(proxy.getHostString(), proxy.getPort())))
+            .mode(ClusterConnectionMode.SINGLE)
+            .serverSelectionTimeout(5, TimeUnit.SECONDS))
+        .applyToSocketSettings(socket -> socket.connectTimeout(2, TimeUnit.SECONDS).readTimeout(10, TimeUnit.SECONDS))
+        .build());
+    MongoOutboxStore store = MongoOutboxStore.builder(through)
+        .databaseName(kit.collection().getNamespace().getDatabaseName())
+        .collectionName(kit.collection().getNamespace().getCollectionName())
+        .clock(context.clock())
+        .build();
+    return new ClosingStore(store, through::close);
   }
 
   @Override

@@ -24,9 +24,9 @@ public final class MongoTestKit {
     this.client = client;
     this.database = database;
     this.collection = collection;
-    this.fixture = new MongoStoreFixture(this, backendName);
-    fixture.clean();
+    collection().deleteMany(new Document());
     storeBuilder().build().createIndexes();
+    this.fixture = new MongoStoreFixture(this, backendName);
   }
 
   /**

@@ -4,12 +4,14 @@ import io.claimedoutbox.adapter.redis.RedisKeys;
 import io.claimedoutbox.adapter.redis.RedisOutboxStore;
 import io.claimedoutbox.conformance.BackendFixture;
 import io.claimedoutbox.conformance.ClosingStore;
+import io.claimedoutbox.conformance.FaultProxies;
 import io.claimedoutbox.conformance.FixtureCapability;
 import io.claimedoutbox.conformance.FixtureContext;
 import io.claimedoutbox.conformance.RawEntryState;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.spi.EntryFields;
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -17,7 +19,10 @@ import java.util.OptionalInt;
 import java.util.Set;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
+import redis.clients.jedis.HostAndPortMapper;
+import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The Redis adapter's conformance fixture. Cleaning deletes the kit's keys only, shard by shard
@@ -33,7 +38,7 @@ final class RedisStoreFixture extends BackendFixture {
   private final RedisKeys keys;
 
   RedisStoreFixture(RedisTestKit kit, String backendName) {
-    super(backendName, Set.of(FixtureCapability.UNREACHABLE_BACKEND));
+    super(backendName, Set.of(FixtureCapability.UNREACHABLE_BACKEND, FixtureCapability.FAULT_PROXY));
     this.kit = kit;
     this.keys = kit.keys();
   }
@@ -77,6 +82,26 @@ final class RedisStoreFixture extends BackendFixture {
   @Override
   public void corrupt(EntryId id) {
     kit.client().hdel(keys.entry(keys.shardOf(id).orElseThrow(), id), EntryFields.TOPIC);
+  }
+
+  /**
+   * A client of its own whose every socket — to the seed and to each cluster node the topology names
+   * — is mapped to the suite's proxy in front of that node.
+   */
+  @Override
+  public OutboxClaimOutcomeStore openStoreThrough(FixtureContext context, FaultProxies proxies) {
+    HostAndPortMapper throughProxy = node -> {
+      InetSocketAddress proxy = proxies.proxyFor(node.getHost(), node.getPort());
+      return new HostAndPort(proxy.getHostString(), proxy.getPort());
+    };
+    DefaultJedisClientConfig config = DefaultJedisClientConfig.builder()
+        .connectionTimeoutMillis(2_000).socketTimeoutMillis(5_000).hostAndPortMapper(throughProxy).build();
+    UnifiedJedis client = kit.client() instanceof JedisCluster
+        ? new JedisCluster(Set.copyOf(kit.nodes()), config)
+        : new JedisPooled(kit.nodes().get(0), config);
+    RedisOutboxStore store = RedisOutboxStore.builder(client).keyPrefix(kit.keyPrefix()).shards(keys.shards())
+        .clock(context.clock()).build();
+    return new ClosingStore(store, client::close);
   }
 
   @Override

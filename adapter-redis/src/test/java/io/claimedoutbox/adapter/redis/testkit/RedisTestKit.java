@@ -4,6 +4,8 @@ import io.claimedoutbox.adapter.redis.RedisKeys;
 import io.claimedoutbox.adapter.redis.RedisOutboxStore;
 import io.claimedoutbox.conformance.OutboxStoreFixture;
 import io.claimedoutbox.conformance.RawCompareAndSet;
+import java.util.List;
+import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
@@ -18,12 +20,14 @@ import redis.clients.jedis.resps.ScanResult;
 public final class RedisTestKit {
 
   private final UnifiedJedis client;
+  private final List<HostAndPort> nodes;
   private final String keyPrefix;
   private final RedisKeys keys;
   private final OutboxStoreFixture fixture;
 
-  private RedisTestKit(UnifiedJedis client, String keyPrefix, int shards, String backendName) {
+  private RedisTestKit(UnifiedJedis client, List<HostAndPort> nodes, String keyPrefix, int shards, String backendName) {
     this.client = client;
+    this.nodes = List.copyOf(nodes);
     this.keyPrefix = keyPrefix;
     this.keys = new RedisKeys(keyPrefix, shards);
     this.fixture = new RedisStoreFixture(this, backendName);
@@ -31,13 +35,26 @@ public final class RedisTestKit {
 
   /**
    * @param client a configured client; stays the caller's
+   * @param nodes the server, or a cluster's seed nodes, the client was built on: the fault rules open
+   *     a client of their own there, through the suite's proxies
    * @param keyPrefix the prefix the kit owns
    * @param shards how many shards stores spread over
    * @param backendName how reports name the backend, for example {@code Redis 7.2 (Lua scripts)}
    * @return the kit
    */
-  public static RedisTestKit create(UnifiedJedis client, String keyPrefix, int shards, String backendName) {
-    return new RedisTestKit(client, keyPrefix, shards, backendName);
+  public static RedisTestKit create(UnifiedJedis client, List<HostAndPort> nodes, String keyPrefix, int shards,
+      String backendName) {
+    return new RedisTestKit(client, nodes, keyPrefix, shards, backendName);
+  }
+
+  /** @return the server, or the cluster's seed nodes */
+  public List<HostAndPort> nodes() {
+    return nodes;
+  }
+
+  /** @return the key prefix the kit owns */
+  public String keyPrefix() {
+    return keyPrefix;
   }
 
   /** @return the client the kit was built from */

@@ -1,0 +1,227 @@
+package io.claimedoutbox.conformance.rules;
+
+import io.claimedoutbox.conformance.FaultProxies;
+import io.claimedoutbox.conformance.FaultProxy.Fault;
+import io.claimedoutbox.conformance.FixtureCapability;
+import io.claimedoutbox.conformance.FixtureContext;
+import io.claimedoutbox.conformance.RawEntryState;
+import io.claimedoutbox.conformance.Rule;
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimTransitionResult;
+import io.claimedoutbox.domain.DeliveryReceipt;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.LeaseRenewal;
+import io.claimedoutbox.domain.TransitionKind;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.OutboxStoreException;
+import io.claimedoutbox.port.TransitionOutcomeUnknownException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Rules F1–F5: faults on the wire. The fixture routes a second store's connections through the
+ * suite's {@link FaultProxies}; the rules cut, lose and hold that store's requests while the first
+ * store (direct) stages what other workers do and reads what landed. Each call must answer with an
+ * outcome or one of the two documented exceptions, never guess {@code APPLIED}, lose nothing, and
+ * work again afterwards.
+ */
+public abstract class FaultRules extends ConformanceTestBase {
+
+  /** How many requests a fault lets pass first, walked up so it meets each request of a call. */
+  private static final int MAX_SKIP = 3;
+  private static final Duration WAIT = Duration.ofSeconds(30);
+
+  private FaultProxies proxies;
+  private OutboxClaimOutcomeStore faulty;
+
+  @AfterEach
+  void closeProxies() throws Exception {
+    if (faulty instanceof AutoCloseable closeable && faulty != store) {
+      closeable.close();
+    }
+    if (proxies != null) {
+      proxies.close();
+    }
+  }
+
+  private void openFaultyStore(Rule rule) {
+    assumeFixture(rule, FixtureCapability.FAULT_PROXY);
+    proxies = new FaultProxies();
+    faulty = fixture().openStoreThrough(new FixtureContext(clock, race), proxies);
+  }
+
+  /** What one call did: its result, or the exception it threw. */
+  private record Attempt(ClaimTransitionResult result, RuntimeException thrown) {
+    static Attempt of(Supplier<ClaimTransitionResult> call) {
+      try {
+        return new Attempt(call.get(), null);
+      } catch (RuntimeException thrown) {
+        return new Attempt(null, thrown);
+      }
+    }
+
+    boolean applied() {
+      return result != null && result.isApplied();
+    }
+  }
+
+  @Test
+  void f1_cutBeforeARequestIsAnsweredTruthfully() {
+    openFaultyStore(Rule.F1);
+    for (TransitionKind kind : TransitionKind.values()) {
+      for (int skip = 0; skip <= MAX_SKIP; skip++) {
+        Claim claim = appendAndClaim(ALICE);
+        RawEntryState before = raw(claim.entryId());
+        proxies.arm(Fault.CUT_BEFORE_REQUEST, skip);
+        Attempt attempt = Attempt.of(() -> faulty.tryTransition(claim, requestFor(kind)));
+        proxies.disarm();
+        expectTruthful(Rule.F1, kind + ", cut before request " + (skip + 1), claim, before, attempt);
+        expectWorksAgain(Rule.F1, claim, kind);
+      }
+    }
+    RuleCheck.require(Rule.F1, proxies.faultsFired() > 0,
+        () -> "no fault fired: route every connection of the store through proxies.proxyFor(host, port)");
+  }
+
+  @Test
+  void f2_lostAnswerAfterTheServerActedIsResolvedNotGuessed() {
+    openFaultyStore(Rule.F2);
+    for (TransitionKind kind : TransitionKind.values()) {
+      for (int skip = 0; skip <= MAX_SKIP; skip++) {
+        Claim claim = appendAndClaim(ALICE);
+        RawEntryState before = raw(claim.entryId());
+        proxies.arm(Fault.CUT_AFTER_REQUEST, skip);
+        Attempt attempt = Attempt.of(() -> faulty.tryTransition(claim, requestFor(kind)));
+        proxies.disarm();
+        String scenario = kind + ", answer lost after request " + (skip + 1);
+        expectTruthful(Rule.F2, scenario, claim, before, attempt);
+        RawEntryState after = raw(claim.entryId());
+        boolean landed = after.revision() > before.revision();
+        RuleCheck.require(Rule.F2, !landed || attempt.applied(), () -> scenario + ": the write landed (row "
+            + after + ") and the store could read it again, but the call answered "
+            + (attempt.thrown() != null ? attempt.thrown() : attempt.result().outcome()));
+        expectWorksAgain(Rule.F2, claim, kind);
+      }
+    }
+    RuleCheck.require(Rule.F2, proxies.faultsFired() > 0,
+        () -> "no fault fired: route every connection of the store through proxies.proxyFor(host, port)");
+  }
+
+  @Test
+  void f3_aWriteHeldPastItsLeaseNeverLandsOverTheNewHolder() throws Exception {
+    openFaultyStore(Rule.F3);
+    Claim alice = appendAndClaim(ALICE);
+    proxies.arm(Fault.HOLD_REQUEST);
+    CompletableFuture<Attempt> late = CompletableFuture.supplyAsync(
+        () -> Attempt.of(() -> faulty.tryMarkClaimDelivered(alice, DeliveryReceipt.of("late"))));
+    RuleCheck.require(Rule.F3, proxies.awaitHeld(WAIT), () -> "the delivery never reached the fault proxy");
+    clock.advance(LEASE.plusSeconds(1));
+    Claim bob = claimOne(BOB);
+    proxies.release();
+    Attempt attempt = late.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    expectDocumented(Rule.F3, "late delivery", attempt);
+    RuleCheck.require(Rule.F3, !attempt.applied(),
+        () -> "a delivery held past its lease, after Bob re-claimed the entry, answered APPLIED: " + attempt.result());
+    RawEntryState now = raw(alice.entryId());
+    RuleCheck.require(Rule.F3, "CLAIMED".equals(now.status()) && BOB.value().equals(now.owner())
+        && now.tokenGeneration() == bob.token().generation(),
+        () -> "Bob's claim must still hold the entry, but the row is " + now);
+  }
+
+  @Test
+  void f4_aClaimWhoseAnswerIsLostLosesNothing() {
+    openFaultyStore(Rule.F4);
+    List<EntryId> appended = List.of(appendOne().id(), appendOne().id(), appendOne().id(), appendOne().id());
+    for (int skip = 0; skip <= MAX_SKIP; skip++) {
+      proxies.arm(Fault.CUT_AFTER_REQUEST, skip);
+      List<Claim> claims;
+      try {
+        claims = faulty.claimDue(ALICE, appended.size(), LEASE);
+      } catch (OutboxStoreException documented) {
+        claims = List.of();
+      } catch (RuntimeException undocumented) {
+        throw new AssertionError(Rule.F4.violation("claimDue threw " + undocumented
+            + "; a store call throws only OutboxStoreException or TransitionOutcomeUnknownException"), undocumented);
+      }
+      proxies.disarm();
+      for (Claim claim : claims) {
+        RawEntryState row = raw(claim.entryId());
+        RuleCheck.require(Rule.F4, ALICE.value().equals(row.owner()) && row.tokenGeneration() == claim.token().generation(),
+            () -> "a returned claim " + claim + " is not the stored one " + row);
+      }
+      clock.advance(LEASE.plusSeconds(1));
+      List<Claim> later = store.claimDue(BOB, appended.size() + 1, LEASE);
+      RuleCheck.requireEqual(Rule.F4, "entries claimable once the lost claim's lease ended (skip " + skip + ")",
+          appended.stream().sorted().toList(), later.stream().map(Claim::entryId).sorted().toList());
+      clock.advance(LEASE.plusSeconds(1));
+    }
+  }
+
+  @Test
+  void f5_afterEveryConnectionIsCutCallsWorkAgain() {
+    openFaultyStore(Rule.F5);
+    Claim claim = appendAndClaim(ALICE);
+    faulty.find(claim.entryId());
+    proxies.cutAllConnections();
+    RuleCheck.require(Rule.F5, secondTry(() -> faulty.find(claim.entryId())).isPresent(),
+        () -> "find did not succeed by its second try after the connections were cut");
+    proxies.cutAllConnections();
+    ClaimTransitionResult saved = secondTry(() -> faulty.trySaveClaim(claim, LeaseRenewal.of(LEASE)));
+    RuleCheck.require(Rule.F5, saved.isApplied(),
+        () -> "the holder's save after the cut answered " + saved.outcome() + ", not APPLIED");
+    proxies.cutAllConnections();
+    clock.advance(LEASE.multipliedBy(3));
+    List<Claim> again = secondTry(() -> faulty.claimDue(BOB, 1, LEASE));
+    RuleCheck.require(Rule.F5, again.size() == 1, () -> "claimDue found " + again + " by its second try");
+  }
+
+  private static <T> T secondTry(Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (OutboxStoreException first) {
+      return call.get();
+    }
+  }
+
+  private void expectTruthful(Rule rule, String scenario, Claim claim, RawEntryState before, Attempt attempt) {
+    expectDocumented(rule, scenario, attempt);
+    Optional<RawEntryState> after = fixture().readRaw(claim.entryId());
+    RuleCheck.require(rule, after.isPresent(), () -> scenario + ": the entry is gone; nothing may be lost");
+    if (attempt.applied()) {
+      String stamp = attempt.result().entry().lastWriteStamp().map(Object::toString).orElse(null);
+      RuleCheck.require(rule, stamp != null && stamp.equals(after.get().writeStamp()),
+          () -> scenario + ": APPLIED, but the stored row " + after.get() + " does not carry its write " + stamp);
+    } else if (attempt.thrown() != null && !(attempt.thrown() instanceof TransitionOutcomeUnknownException)) {
+      RuleCheck.require(rule, before.equals(after.get()), () -> scenario + ": OutboxStoreException promises"
+          + " nothing was written, but the row changed from " + before + " to " + after.get());
+    } else if (attempt.result() != null) {
+      RuleCheck.require(rule, before.equals(after.get()), () -> scenario + ": answered "
+          + attempt.result().outcome() + " (not this call's write), but the row changed from " + before + " to "
+          + after.get());
+    }
+  }
+
+  private static void expectDocumented(Rule rule, String scenario, Attempt attempt) {
+    if (attempt.thrown() != null && !(attempt.thrown() instanceof OutboxStoreException)) {
+      throw new AssertionError(rule.violation(scenario + ": threw " + attempt.thrown() + "; a store call"
+          + " throws only OutboxStoreException or TransitionOutcomeUnknownException"), attempt.thrown());
+    }
+  }
+
+  /** The same claim asks again; the store must answer, and an APPLIED must be stored. */
+  private void expectWorksAgain(Rule rule, Claim claim, TransitionKind kind) {
+    ClaimTransitionResult again = secondTry(() -> faulty.tryTransition(claim, requestFor(kind)));
+    if (again.isApplied()) {
+      RawEntryState row = raw(claim.entryId());
+      RuleCheck.require(rule, again.entry().lastWriteStamp().map(Object::toString).orElse("").equals(row.writeStamp()),
+          () -> "after the fault, " + kind + " answered APPLIED but the row " + row + " does not carry its write");
+    }
+    store.delete(claim.entryId());
+  }
+}

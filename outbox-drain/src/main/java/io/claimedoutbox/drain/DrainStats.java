@@ -11,6 +11,9 @@ package io.claimedoutbox.drain;
  * @param leftToLeaseExpiry claims abandoned at a forced shutdown, left for another worker
  * @param releasedUnhandled claims no handler had started when the drain stopped, released (due at
  *     once) for another worker
+ * @param resultsSettledLater results whose first write failed (a lost answer, a broken connection)
+ *     and that were settled afterwards by reading the entry again or writing once more, instead of
+ *     being delivered again
  * @param inFlight claims held right now: being handled, waiting for a handler, or being recorded
  */
 public record DrainStats(
@@ -20,4 +23,5 @@ public record DrainStats(
     long claimsLost,
     long leftToLeaseExpiry,
     long releasedUnhandled,
+    long resultsSettledLater,
     int inFlight) {}

@@ -79,6 +79,7 @@ final class HandlerPool {
 
   /** @return how many leases were renewed; see {@link LeaseKeeper#renew} */
   int renewLeases() {
+    recorder.settle();
     return leaseKeeper.renew(inFlight.values());
   }
 
@@ -184,6 +185,7 @@ final class HandlerPool {
   /** Interrupts every running handler; their failures are left to lease expiry. */
   void forceStop() {
     forcedStop = true;
+    abandoned.addAndGet(recorder.abandonUnsettled());
     inFlight.values().forEach(InFlightEntry::interruptHandler);
   }
 
@@ -208,6 +210,6 @@ final class HandlerPool {
 
   DrainStats stats() {
     return new DrainStats(claimed.get(), succeeded.get(), failed.get(), lost.get(), abandoned.get(),
-        released.get(), inFlight.size());
+        released.get(), recorder.settledLater(), inFlight.size());
   }
 }

@@ -1,14 +1,22 @@
 package io.claimedoutbox.drain;
 
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimFence;
 import io.claimedoutbox.domain.ClaimTransition;
+import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.OutboxStoreException;
+import io.claimedoutbox.port.TransitionOutcomeUnknownException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -21,8 +29,12 @@ import org.slf4j.LoggerFactory;
  * is written at once, and under load one call carries many.
  *
  * <p>A failed group is retried element by element, so one bad element or a passing fault does not
- * cost the others; an element that still fails is logged and left to lease expiry (delivered again
- * later, never lost).
+ * cost the others. An element whose write still fails is kept <em>unsettled</em>, not left to lease
+ * expiry: the handler's work is done and must not be repeated, only its recording. Each
+ * {@link #settle()} (the drain calls it with every lease renewal) reads an unsettled entry again:
+ * it carries the lost write's stamp (the write landed), is gone, or is no longer held by the claim
+ * (someone else has it now) — settled; still held — the result is written again. Only a result that
+ * never lands before another worker re-claims the entry leads to a second delivery.
  */
 final class ResultRecorder {
 
@@ -30,12 +42,18 @@ final class ResultRecorder {
 
   private record Result(InFlightEntry entry, TransitionRequest request) {}
 
+  /** A result whose write failed; {@code stamp} is the stamp of a write that may have landed. */
+  private record Unsettled(Result result, WriteStamp stamp) {}
+
   private final OutboxClaimOutcomeStore store;
   private final WorkerId worker;
   private final int maxGroup;
   private final Consumer<InFlightEntry> recorded;
   private final Queue<Result> waiting = new ConcurrentLinkedQueue<>();
+  private final Queue<Unsettled> unsettled = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean writing = new AtomicBoolean();
+  private final AtomicBoolean settling = new AtomicBoolean();
+  private final AtomicLong settledLater = new AtomicLong();
 
   ResultRecorder(OutboxClaimOutcomeStore store, WorkerId worker, int maxGroup, Consumer<InFlightEntry> recorded) {
     this.store = store;
@@ -56,6 +74,16 @@ final class ResultRecorder {
     }
   }
 
+  /** @return results whose first write failed and that were settled afterwards */
+  long settledLater() {
+    return settledLater.get();
+  }
+
+  /** @return results still waiting to be settled */
+  int unsettled() {
+    return unsettled.size();
+  }
+
   private List<Result> takeGroup() {
     List<Result> group = new ArrayList<>();
     Result next;
@@ -70,29 +98,108 @@ final class ResultRecorder {
       store.tryTransitionAll(group.stream()
           .map(result -> new ClaimTransition(result.entry().claim(), result.request()))
           .toList());
-    } catch (RuntimeException groupFailure) {
-      if (group.size() == 1) {
-        leftToLeaseExpiry(group.get(0), groupFailure);
-      } else {
-        LOG.debug("Outbox drain {} could not record {} results in one call; recording them one by one",
-            worker, group.size(), groupFailure);
-        group.forEach(this::writeAlone);
-      }
-    } finally {
       group.forEach(result -> recorded.accept(result.entry()));
+    } catch (RuntimeException groupFailure) {
+      LOG.debug("Outbox drain {} could not record {} results in one call; recording them one by one",
+          worker, group.size(), groupFailure);
+      group.forEach(result -> writeAlone(result, null));
     }
   }
 
-  private void writeAlone(Result result) {
+  /**
+   * One result on its own: recorded, or kept unsettled with the stamp of a write that may have landed.
+   *
+   * @return whether it was recorded
+   */
+  private boolean writeAlone(Result result, WriteStamp earlierStamp) {
     try {
       store.tryTransition(result.entry().claim(), result.request());
-    } catch (RuntimeException failure) {
-      leftToLeaseExpiry(result, failure);
+      recorded.accept(result.entry());
+      return true;
+    } catch (TransitionOutcomeUnknownException unknown) {
+      keepUnsettled(result, unknown.writeStamp(), unknown);
+    } catch (OutboxStoreException nothingWritten) {
+      keepUnsettled(result, earlierStamp, nothingWritten);
+    } catch (RuntimeException bug) {
+      LOG.error("Outbox drain {} could not record the result for entry {}; its lease will expire and"
+          + " another attempt will follow", worker, result.entry().claim().entryId(), bug);
+      recorded.accept(result.entry());
+      return true;
+    }
+    return false;
+  }
+
+  private void keepUnsettled(Result result, WriteStamp stamp, RuntimeException failure) {
+    LOG.warn("Outbox drain {} could not record the result for entry {}; it is kept and checked again with"
+        + " the next lease renewal, so the message is not delivered again", worker,
+        result.entry().claim().entryId(), failure);
+    unsettled.add(new Unsettled(result, stamp));
+  }
+
+  /**
+   * Gives up the unsettled results (a forced stop): each is left to lease expiry.
+   *
+   * @return how many were given up
+   */
+  int abandonUnsettled() {
+    int abandoned = 0;
+    Unsettled next;
+    while ((next = unsettled.poll()) != null) {
+      LOG.warn("Outbox drain {} stops with the result for entry {} unrecorded; its lease will expire and"
+          + " another attempt will follow", worker, next.result().entry().claim().entryId());
+      recorded.accept(next.result().entry());
+      abandoned++;
+    }
+    return abandoned;
+  }
+
+  /**
+   * Settles what it can of the unsettled results: each is read again and, if it is still this
+   * claim's and not yet written, written again.
+   *
+   * @return how many were settled
+   */
+  int settle() {
+    if (unsettled.isEmpty() || !settling.compareAndSet(false, true)) {
+      return 0;
+    }
+    try {
+      int settled = 0;
+      for (int pending = unsettled.size(); pending > 0; pending--) {
+        Unsettled next = unsettled.poll();
+        if (next == null) {
+          break;
+        }
+        settled += settleOne(next) ? 1 : 0;
+      }
+      return settled;
+    } finally {
+      settling.set(false);
     }
   }
 
-  private void leftToLeaseExpiry(Result result, RuntimeException failure) {
-    LOG.warn("Outbox drain {} could not record the result for entry {}; its lease will expire and"
-        + " another attempt will follow", worker, result.entry().claim().entryId(), failure);
+  private boolean settleOne(Unsettled item) {
+    Result result = item.result();
+    Claim claim = result.entry().claim();
+    if (item.stamp() != null) {
+      Optional<OutboxEntry> row;
+      try {
+        row = store.find(claim.entryId());
+      } catch (RuntimeException stillDown) {
+        unsettled.add(item);
+        return false;
+      }
+      boolean landed = row.isPresent() && row.get().lastWriteStamp().equals(Optional.of(item.stamp()));
+      if (row.isEmpty() || landed || !ClaimFence.isHeldBy(row.get(), claim)) {
+        settledLater.incrementAndGet();
+        recorded.accept(result.entry());
+        return true;
+      }
+    }
+    if (writeAlone(result, item.stamp())) {
+      settledLater.incrementAndGet();
+      return true;
+    }
+    return false;
   }
 }

@@ -41,6 +41,10 @@ public enum Rule {
       "that save writes the new lease end into the due time as well"),
   C10(Level.REQUIRED, "failed releases the claim; the entry is due again at its retry time, not before",
       "that failed clears the owner and sets the due time to the retry time"),
+  C11(Level.REQUIRED, "Expired leases and pending or failed entries compete by due time alone: a lease that"
+      + " ended earlier is claimed before an entry that became available later, and the other way round",
+      "that the due query orders CLAIMED rows by lease end and the others by available or retry time in one"
+          + " ordering"),
 
   T1(Level.REQUIRED, "APPLIED carries the entry exactly as written: next revision, this write's"
       + " stamp, the new status, equal to the stored row",
@@ -83,6 +87,12 @@ public enum Rule {
   T13(Level.REQUIRED, "tryTransitionAll rejects a batch with a null element or one entry twice,"
       + " naming the element, before any I/O: nothing of the batch is written",
       "that StoreArguments.checkTransitionAll runs before the first write"),
+  T14(Level.REQUIRED, "The holder's own renewal landing between evaluation and write: CONCURRENCY_LOST with"
+      + " the renewed entry, nothing written over it",
+      "that the compare-and-set is on the revision evaluated, so even the holder's own concurrent write wins"),
+  T15(Level.REQUIRED, "The same worker re-claiming the expired entry between evaluation and write:"
+      + " CONCURRENCY_LOST with the new claim, never APPLIED under the old token",
+      "that the compare-and-set covers the token generation, not only the owner"),
 
   K1(Level.REQUIRED, "Compatibility methods return exactly try…(…).entry() for every outcome and"
       + " never throw for a non-applied outcome",

@@ -3,6 +3,8 @@ package io.claimedoutbox.drain;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimFence;
 import io.claimedoutbox.domain.ClaimTransition;
+import io.claimedoutbox.domain.ClaimTransitionOutcome;
+import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
@@ -95,14 +97,21 @@ final class ResultRecorder {
 
   private void write(List<Result> group) {
     try {
-      store.tryTransitionAll(group.stream()
+      List<ClaimTransitionResult> outcomes = store.tryTransitionAll(group.stream()
           .map(result -> new ClaimTransition(result.entry().claim(), result.request()))
           .toList());
-      group.forEach(result -> recorded.accept(result.entry()));
+      for (int i = 0; i < group.size(); i++) {
+        Result result = group.get(i);
+        if (lostToOwnWrite(result, outcomes.get(i))) {
+          writeAlone(result, null, Claim.of(outcomes.get(i).entry()));
+        } else {
+          recorded.accept(result.entry());
+        }
+      }
     } catch (RuntimeException groupFailure) {
       LOG.debug("Outbox drain {} could not record {} results in one call; recording them one by one",
           worker, group.size(), groupFailure);
-      group.forEach(result -> writeAlone(result, null));
+      group.forEach(result -> writeAlone(result, null, result.entry().claim()));
     }
   }
 
@@ -111,9 +120,12 @@ final class ResultRecorder {
    *
    * @return whether it was recorded
    */
-  private boolean writeAlone(Result result, WriteStamp earlierStamp) {
+  private boolean writeAlone(Result result, WriteStamp earlierStamp, Claim claim) {
     try {
-      store.tryTransition(result.entry().claim(), result.request());
+      ClaimTransitionResult outcome = store.tryTransition(claim, result.request());
+      if (lostToOwnWrite(result, outcome)) {
+        store.tryTransition(Claim.of(outcome.entry()), result.request());
+      }
       recorded.accept(result.entry());
       return true;
     } catch (TransitionOutcomeUnknownException unknown) {
@@ -127,6 +139,16 @@ final class ResultRecorder {
       return true;
     }
     return false;
+  }
+
+  /**
+   * Whether the store lost the write to this drain's own concurrent write under the same claim (its
+   * lease renewal, on a store that evaluates before it writes): the result is then written again
+   * under the renewed claim instead of being given up.
+   */
+  private static boolean lostToOwnWrite(Result result, ClaimTransitionResult outcome) {
+    return outcome.outcome() == ClaimTransitionOutcome.CONCURRENCY_LOST
+        && ClaimFence.isHeldBy(outcome.entry(), result.entry().claim());
   }
 
   private void keepUnsettled(Result result, WriteStamp stamp, RuntimeException failure) {
@@ -196,7 +218,7 @@ final class ResultRecorder {
         return true;
       }
     }
-    if (writeAlone(result, item.stamp())) {
+    if (writeAlone(result, item.stamp(), claim)) {
       settledLater.incrementAndGet();
       return true;
     }

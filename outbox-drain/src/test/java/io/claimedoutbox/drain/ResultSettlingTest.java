@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
+import io.claimedoutbox.conformance.rules.StagedRace;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
+import io.claimedoutbox.domain.LeaseRenewal;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
@@ -180,5 +182,24 @@ class ResultSettlingTest {
     assertThat(now.status()).isEqualTo(EntryStatus.CLAIMED);
     assertThat(now.currentClaim().orElseThrow().owner()).isEqualTo(reclaimed.owner());
     assertThat(first.stats().inFlight()).isZero();
+  }
+
+  @Test
+  @DisplayName("a delivery that loses to the drain's own lease renewal (a store that evaluates first) is written again")
+  void deliveryLosingToOwnRenewalIsWrittenAgain() {
+    StagedRace race = new StagedRace();
+    InMemoryOutboxStore evaluatesFirst = new InMemoryOutboxStore(clock, race);
+    OutboxDrain drain = OutboxDrain.builder(evaluatesFirst, message -> deliveries.incrementAndGet())
+        .workerId(WorkerId.of("drain-1")).lease(LEASE).clock(clock).executors(handlers, unusedScheduler).build();
+    OutboxEntry entry = evaluatesFirst.append(OutboxMessage.of("orders", new byte[] {1}));
+    race.arm(claim -> evaluatesFirst.trySaveClaim(claim, LeaseRenewal.of(LEASE)));
+
+    drain.pollOnce();
+    handlers.runAll();
+
+    assertThat(race.timesFired()).isEqualTo(1);
+    assertThat(evaluatesFirst.find(entry.id()).orElseThrow().status()).isEqualTo(EntryStatus.DELIVERED);
+    assertThat(deliveries).hasValue(1);
+    assertThat(drain.stats().inFlight()).isZero();
   }
 }

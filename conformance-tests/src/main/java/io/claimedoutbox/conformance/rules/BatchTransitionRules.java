@@ -1,6 +1,5 @@
 package io.claimedoutbox.conformance.rules;
 
-import io.claimedoutbox.conformance.RawEntryState;
 import io.claimedoutbox.conformance.Rule;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimTransition;
@@ -33,8 +32,8 @@ public abstract class BatchTransitionRules extends ConformanceTestBase {
     OutboxEntry finished = store.tryMarkClaimDeadLettered(terminal, new DeadLetter("poison")).entry();
     store.tryMarkClaimFailed(stale, new RetryableFailure(clock.instant().plusSeconds(600), "retry"));
     OutboxEntry released = store.find(stale.entryId()).orElseThrow();
-    RawEntryState terminalBefore = raw(terminal.entryId());
-    RawEntryState staleBefore = raw(stale.entryId());
+    Unchanged terminalBefore = capture(terminal.entryId());
+    Unchanged staleBefore = capture(stale.entryId());
 
     List<ClaimTransitionResult> results = store.tryTransitionAll(List.of(
         new ClaimTransition(applied, DeliveryReceipt.of("offset-1")),
@@ -89,8 +88,8 @@ public abstract class BatchTransitionRules extends ConformanceTestBase {
   void t13_badBatchIsRejectedBeforeAnyWrite() {
     Claim first = appendAndClaim(ALICE);
     Claim second = appendAndClaim(ALICE);
-    RawEntryState firstBefore = raw(first.entryId());
-    RawEntryState secondBefore = raw(second.entryId());
+    Unchanged firstBefore = capture(first.entryId());
+    Unchanged secondBefore = capture(second.entryId());
 
     RuleCheck.requireThrows(Rule.T13, NullPointerException.class, "transitions[1]", () ->
         store.tryTransitionAll(Arrays.asList(new ClaimTransition(first, DeliveryReceipt.none()), null)));

@@ -80,6 +80,24 @@ public abstract class ClaimingRules extends ConformanceTestBase {
   }
 
   @Test
+  void c11_expiredLeasesAndPendingEntriesCompeteByDueTime() {
+    OutboxEntry leased = store.append(message("leased").availableAt(START.minusSeconds(100)));
+    Claim bob = claimOne(BOB);
+    RuleCheck.requireEqual(Rule.C11, "test setup: Bob's claim", leased.id(), bob.entryId());
+    OutboxEntry earlier = store.append(message("earlier").availableAt(START.plus(LEASE).minusSeconds(10)));
+    OutboxEntry later = store.append(message("later").availableAt(START.plus(LEASE).plusSeconds(10)));
+    clock.advance(LEASE.plusSeconds(60));
+
+    List<EntryId> order = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      order.add(claimOne(ALICE).entryId());
+    }
+
+    RuleCheck.requireEqual(Rule.C11, "claim order (available at lease end - 10 s, lease end, lease end + 10 s)",
+        List.of(earlier.id(), leased.id(), later.id()), order);
+  }
+
+  @Test
   void c3_batchIsBounded() {
     for (int i = 0; i < 7; i++) {
       appendOne();

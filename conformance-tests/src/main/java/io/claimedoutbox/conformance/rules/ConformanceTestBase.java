@@ -173,6 +173,32 @@ public abstract class ConformanceTestBase {
             + " carrying " + result.entry());
   }
 
+  /** An entry as it was before a call that must not write: its raw row and its whole decoded entry. */
+  protected record Unchanged(RawEntryState raw, OutboxEntry entry) {}
+
+  /**
+   * Captures an entry before a call that must write nothing, then moves the clock on by a
+   * millisecond — the precision every store keeps — so that any write the call makes, even one
+   * that changes nothing else, shows in the update time.
+   *
+   * @param id the entry
+   * @return what to compare with afterwards ({@link #expectUnchanged(Rule, Unchanged)})
+   */
+  protected Unchanged capture(EntryId id) {
+    Unchanged before = new Unchanged(raw(id), store.find(id).orElseThrow(
+        () -> new AssertionFailedError("test setup: no entry " + id)));
+    clock.advance(Duration.ofMillis(1));
+    return before;
+  }
+
+  /** Fails under {@code rule} unless the stored row and the whole stored entry are exactly as captured. */
+  protected void expectUnchanged(Rule rule, Unchanged before) {
+    expectUnchanged(rule, before.raw());
+    OutboxEntry after = store.find(before.entry().id()).orElse(null);
+    RuleCheck.require(rule, before.entry().equals(after),
+        () -> "nothing may be written, but the entry changed from " + before.entry() + " to " + after);
+  }
+
   /** Fails under {@code rule} unless the stored row is exactly as it was. */
   protected void expectUnchanged(Rule rule, RawEntryState before) {
     RawEntryState after = fixture().readRaw(EntryId.of(before.id())).orElse(null);

@@ -8,6 +8,7 @@ import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.DeadLetter;
 import io.claimedoutbox.domain.DeliveryReceipt;
 import io.claimedoutbox.domain.EntryStatus;
+import io.claimedoutbox.domain.LeaseRenewal;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.RetryableFailure;
 import io.claimedoutbox.domain.TransitionKind;
@@ -78,7 +79,7 @@ public abstract class TransitionOutcomeRules extends ConformanceTestBase {
     store.tryMarkClaimDeadLettered(deadLettered, new DeadLetter("poison"));
 
     for (Claim claim : List.of(delivered, deadLettered)) {
-      RawEntryState before = raw(claim.entryId());
+      Unchanged before = capture(claim.entryId());
       OutboxEntry durable = store.find(claim.entryId()).orElseThrow();
 
       ClaimTransitionResult result = tryTransition(claim, kind);
@@ -95,7 +96,7 @@ public abstract class TransitionOutcomeRules extends ConformanceTestBase {
     Claim stale = appendAndClaim(ALICE);
     clock.advance(LEASE);
     Claim current = claimOne(BOB);
-    RawEntryState before = raw(current.entryId());
+    Unchanged before = capture(current.entryId());
 
     ClaimTransitionResult result = tryTransition(stale, kind);
 
@@ -111,7 +112,7 @@ public abstract class TransitionOutcomeRules extends ConformanceTestBase {
     clock.advance(LEASE);
     Claim second = claimOne(BOB);
     store.tryMarkClaimFailed(second, new RetryableFailure(clock.instant().plusSeconds(600), "retry"));
-    RawEntryState before = raw(first.entryId());
+    Unchanged before = capture(first.entryId());
     OutboxEntry released = store.find(first.entryId()).orElseThrow();
 
     for (Claim old : List.of(first, second)) {
@@ -129,7 +130,7 @@ public abstract class TransitionOutcomeRules extends ConformanceTestBase {
     Claim older = appendAndClaim(ALICE);
     clock.advance(LEASE);
     Claim newer = claimOne(ALICE);
-    RawEntryState before = raw(newer.entryId());
+    Unchanged before = capture(newer.entryId());
 
     ClaimTransitionResult result = tryTransition(older, kind);
 
@@ -189,11 +190,47 @@ public abstract class TransitionOutcomeRules extends ConformanceTestBase {
   }
 
   @ParameterizedTest(name = "{0}")
+  @EnumSource(TransitionKind.class)
+  void t14_holdersOwnRenewalBetweenEvaluationAndWriteWins(TransitionKind kind) {
+    assumeStagedRacesPossible(Rule.T14);
+    Claim claim = appendAndClaim(ALICE);
+    OutboxEntry[] renewed = new OutboxEntry[1];
+    race.arm(evaluated -> renewed[0] =
+        store.trySaveClaim(evaluated, LeaseRenewal.withProgress(LEASE, "own renewal")).entry());
+
+    ClaimTransitionResult result = tryTransition(claim, kind);
+
+    expectRaceStaged(Rule.T14);
+    expectOutcome(Rule.T14, result, ClaimTransitionOutcome.CONCURRENCY_LOST);
+    RuleCheck.requireEqual(Rule.T14, "entry carried (the renewal)", renewed[0], result.entry());
+    RuleCheck.requireEqual(Rule.T14, "stored entry", Optional.of(renewed[0]), store.find(claim.entryId()));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(TransitionKind.class)
+  void t15_sameWorkerReclaimingBetweenEvaluationAndWriteWins(TransitionKind kind) {
+    assumeStagedRacesPossible(Rule.T15);
+    Claim claim = appendAndClaim(ALICE);
+    clock.advance(LEASE);
+    Claim[] again = new Claim[1];
+    race.arm(evaluated -> again[0] = claimOne(ALICE));
+
+    ClaimTransitionResult result = tryTransition(claim, kind);
+
+    expectRaceStaged(Rule.T15);
+    expectOutcome(Rule.T15, result, ClaimTransitionOutcome.CONCURRENCY_LOST);
+    RuleCheck.requireEqual(Rule.T15, "entry carried (the new claim)", again[0].snapshot(), result.entry());
+    RuleCheck.require(Rule.T15, again[0].token().generation() > claim.token().generation(),
+        () -> "the re-claim must carry a newer generation than " + claim.token());
+    RuleCheck.requireEqual(Rule.T15, "stored entry", Optional.of(again[0].snapshot()), store.find(claim.entryId()));
+  }
+
+  @ParameterizedTest(name = "{0}")
   @EnumSource(value = TransitionKind.class, names = {"DELIVERED", "DEAD_LETTERED"})
   void t10_terminalEntryNeverChangesAgain(TransitionKind finishing) {
     Claim claim = appendAndClaim(ALICE);
     OutboxEntry finished = tryTransition(claim, finishing).entry();
-    RawEntryState before = raw(claim.entryId());
+    Unchanged before = capture(claim.entryId());
 
     for (TransitionKind later : TransitionKind.values()) {
       expectOutcome(Rule.T10, tryTransition(claim, later), ClaimTransitionOutcome.TERMINAL);

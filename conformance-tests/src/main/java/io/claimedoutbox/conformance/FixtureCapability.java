@@ -10,5 +10,10 @@ public enum FixtureCapability {
    * {@link OutboxStoreFixture#openStoreThrough} works: a store whose connections go through the
    * suite's {@link FaultProxies}, so the fault rules (F) can cut and delay them.
    */
-  FAULT_PROXY
+  FAULT_PROXY,
+  /**
+   * {@link OutboxStoreFixture#openStoreOnStoreTime} works: a store that takes "now" from its server
+   * (the adapter's {@code storeTime()} option), checked by rule C12.
+   */
+  STORE_TIME
 }

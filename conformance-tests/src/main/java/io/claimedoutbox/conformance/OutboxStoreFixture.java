@@ -104,4 +104,16 @@ public interface OutboxStoreFixture {
   default OutboxClaimOutcomeStore openStoreThrough(FixtureContext context, FaultProxies proxies) {
     throw new UnsupportedOperationException(backendName() + " fixture has no fault proxy");
   }
+
+  /**
+   * A store that takes "now" from its server instead of {@code context.clock()}: the adapter's
+   * store-time option, given the context's clock as well so the suite can prove it is ignored. Only
+   * called with {@link FixtureCapability#STORE_TIME}.
+   *
+   * @param context the clock the store must <em>not</em> use, and the write hook
+   * @return the store
+   */
+  default OutboxClaimOutcomeStore openStoreOnStoreTime(FixtureContext context) {
+    throw new UnsupportedOperationException(backendName() + " fixture has no store-time stores");
+  }
 }

@@ -45,6 +45,9 @@ public enum Rule {
       + " ended earlier is claimed before an entry that became available later, and the other way round",
       "that the due query orders CLAIMED rows by lease end and the others by available or retry time in one"
           + " ordering"),
+  C12(Level.OPTIONAL, "On store time, a worker whose own clock runs an hour ahead cannot take a lease another"
+      + " worker holds live, while the same worker on its own clock would",
+      "that the store-time option replaces the injected clock everywhere: claims, leases and update times"),
 
   T1(Level.REQUIRED, "APPLIED carries the entry exactly as written: next revision, this write's"
       + " stamp, the new status, equal to the stored row",

@@ -13,6 +13,7 @@ import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
+import io.claimedoutbox.port.StoreTimeClock;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
@@ -66,7 +67,7 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
   private JpaOutboxStore(Builder builder) {
     this.jdbc = new JdbcAccess(builder.factory);
     this.dialect = SqlDialect.of(builder.factory);
-    this.clock = builder.clock;
+    this.clock = builder.storeTime == null ? builder.clock : StoreTimeClock.of(this::serverNow, builder.storeTime);
     this.claimLocking = builder.claimLocking == ClaimLocking.AUTO
         ? (dialect.hasSkipLocked() ? ClaimLocking.SKIP_LOCKED : ClaimLocking.OPTIMISTIC)
         : builder.claimLocking;
@@ -198,10 +199,26 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
     return checked.isEmpty() ? List.of() : transitions.apply(checked);
   }
 
+  /** The database server's time: one query. */
+  private Instant serverNow() {
+    try {
+      return jdbc.autoCommitted(connection -> {
+        try (var statement = connection.createStatement();
+            var row = statement.executeQuery(dialect.currentTimeQuery())) {
+          row.next();
+          return dialect.getInstant(row, 1);
+        }
+      });
+    } catch (java.sql.SQLException failure) {
+      throw JdbcAccess.failure("read the database's time", failure);
+    }
+  }
+
   /** Builds a {@link JpaOutboxStore}. Not thread-safe. */
   public static final class Builder {
     private final EntityManagerFactory factory;
     private Clock clock = Clock.systemUTC();
+    private Duration storeTime;
     private ClaimLocking claimLocking = ClaimLocking.AUTO;
 
     private Builder(EntityManagerFactory factory) {
@@ -214,6 +231,18 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
      */
     public Builder clock(Clock value) {
       this.clock = Arguments.requireNonNull(value, "clock");
+      return this;
+    }
+
+    /**
+     * Takes "now" from the database server instead of a clock of this JVM, so workers whose clocks
+     * disagree still decide leases alike ({@link StoreTimeClock}: asked once, then every 10 s,
+     * counted forward in between). Replaces {@link #clock}.
+     *
+     * @return this builder
+     */
+    public Builder storeTime() {
+      this.storeTime = Duration.ofSeconds(10);
       return this;
     }
 

@@ -59,6 +59,23 @@ enum SqlDialect {
     }
   }
 
+  /** The query that reads the server's current time, to the microsecond where the server keeps it. */
+  String currentTimeQuery() {
+    return switch (this) {
+      case POSTGRESQL -> "SELECT clock_timestamp()";
+      case MARIADB -> "SELECT UTC_TIMESTAMP(6)";
+      case OTHER -> "SELECT CURRENT_TIMESTAMP";
+    };
+  }
+
+  /** The server's time from the one column {@link #currentTimeQuery()} selects. */
+  Instant getInstant(ResultSet row, int column) throws SQLException {
+    if (zonedTimestamps) {
+      return row.getObject(column, OffsetDateTime.class).toInstant();
+    }
+    return row.getObject(column, LocalDateTime.class).toInstant(ZoneOffset.UTC);
+  }
+
   Instant getInstant(ResultSet row, String column) throws SQLException {
     if (zonedTimestamps) {
       OffsetDateTime value = row.getObject(column, OffsetDateTime.class);

@@ -6,6 +6,7 @@ import static com.mongodb.client.model.Filters.exists;
 import static com.mongodb.client.model.Filters.in;
 import static com.mongodb.client.model.Filters.lte;
 
+import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
 import com.mongodb.MongoSocketReadException;
 import com.mongodb.MongoSocketWriteException;
@@ -15,6 +16,7 @@ import com.mongodb.bulk.BulkWriteResult;
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.IndexOptions;
@@ -42,6 +44,7 @@ import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
+import io.claimedoutbox.port.StoreTimeClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -99,7 +102,8 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
         .getCollection(builder.collectionName)
         .withWriteConcern(builder.writeConcern)
         .withReadPreference(ReadPreference.primary());
-    this.clock = builder.clock;
+    this.clock = builder.storeTime == null ? builder.clock
+        : StoreTimeClock.of(() -> serverNow(client, builder.databaseName), builder.storeTime);
   }
 
   /**
@@ -282,6 +286,21 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
         eq(EntryDocuments.TOKEN_NONCE, claim.token().nonce().toString()));
   }
 
+  /**
+   * The primary's time ({@code hello}'s {@code localTime}; servers older than 4.4, and the stand-in,
+   * answer only the older {@code isMaster}): one round trip.
+   */
+  private static Instant serverNow(MongoClient client, String databaseName) {
+    MongoDatabase database = client.getDatabase(databaseName).withReadPreference(ReadPreference.primary());
+    return run("read the server's time", () -> {
+      try {
+        return database.runCommand(new Document("hello", 1)).getDate("localTime").toInstant();
+      } catch (MongoCommandException unknownCommand) {
+        return database.runCommand(new Document("isMaster", 1)).getDate("localTime").toInstant();
+      }
+    });
+  }
+
   private static <T> T run(String what, Supplier<T> call) {
     try {
       return call.get();
@@ -297,6 +316,7 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
     private String collectionName = "outbox_entries";
     private WriteConcern writeConcern = WriteConcern.MAJORITY;
     private Clock clock = Clock.systemUTC();
+    private Duration storeTime;
 
     private Builder(MongoClient client) {
       this.client = client;
@@ -335,6 +355,18 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
      */
     public Builder clock(Clock value) {
       this.clock = Arguments.requireNonNull(value, "clock");
+      return this;
+    }
+
+    /**
+     * Takes "now" from the MongoDB primary ({@code hello}'s {@code localTime}) instead of a clock of
+     * this JVM, so workers whose clocks disagree still decide leases alike ({@link StoreTimeClock}:
+     * asked once, then every 10 s, counted forward in between). Replaces {@link #clock}.
+     *
+     * @return this builder
+     */
+    public Builder storeTime() {
+      this.storeTime = Duration.ofSeconds(10);
       return this;
     }
 

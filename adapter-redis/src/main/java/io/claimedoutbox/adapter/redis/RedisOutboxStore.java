@@ -17,6 +17,7 @@ import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
+import io.claimedoutbox.port.StoreTimeClock;
 import io.claimedoutbox.port.UndecodableEntryException;
 import io.claimedoutbox.port.spi.EntryFields;
 import java.nio.charset.StandardCharsets;
@@ -76,7 +77,15 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
   private RedisOutboxStore(UnifiedJedis redis, Builder builder) {
     this.redis = redis;
     this.keys = new RedisKeys(builder.keyPrefix, builder.shards);
-    this.clock = builder.clock;
+    this.clock = builder.storeTime == null ? builder.clock : StoreTimeClock.of(this::serverNow, builder.storeTime);
+  }
+
+  /** The server's {@code TIME} (on a cluster, of the node that owns shard 0): one round trip. */
+  private Instant serverNow() {
+    List<?> time = (List<?>) runSafely("read the server's time", () -> redis.eval("return redis.call('TIME')",
+        List.of(keys.due(0)), List.of()));
+    return Instant.ofEpochSecond(Long.parseLong(String.valueOf(time.get(0))))
+        .plusNanos(1_000L * Long.parseLong(String.valueOf(time.get(1))));
   }
 
   /**
@@ -295,6 +304,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
     private String keyPrefix = "outbox";
     private int shards = 1;
     private Clock clock = Clock.systemUTC();
+    private Duration storeTime;
 
     private Builder(UnifiedJedis client) {
       this.client = client;
@@ -325,6 +335,18 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
      */
     public Builder clock(Clock value) {
       this.clock = Arguments.requireNonNull(value, "clock");
+      return this;
+    }
+
+    /**
+     * Takes "now" from the Redis server ({@code TIME}) instead of a clock of this JVM, so workers whose
+     * clocks disagree still decide leases alike ({@link StoreTimeClock}: asked once, then every 10 s,
+     * counted forward in between). Replaces {@link #clock}.
+     *
+     * @return this builder
+     */
+    public Builder storeTime() {
+      this.storeTime = Duration.ofSeconds(10);
       return this;
     }
 

@@ -3,6 +3,10 @@ package io.claimedoutbox.conformance.rules;
 import io.claimedoutbox.conformance.FixtureCapability;
 import io.claimedoutbox.conformance.RawEntryState;
 import io.claimedoutbox.conformance.Rule;
+import java.time.Instant;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.conformance.MutableClock;
+import io.claimedoutbox.conformance.FixtureContext;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimTransitionOutcome;
 import io.claimedoutbox.domain.ClaimTransitionResult;
@@ -95,6 +99,30 @@ public abstract class ClaimingRules extends ConformanceTestBase {
 
     RuleCheck.requireEqual(Rule.C11, "claim order (available at lease end - 10 s, lease end, lease end + 10 s)",
         List.of(earlier.id(), leased.id(), later.id()), order);
+  }
+
+  @Test
+  void c12_storeTimeKeepsASkewedWorkerOffLiveLeases() throws Exception {
+    assumeFixture(Rule.C12, FixtureCapability.STORE_TIME);
+    MutableClock hourAhead = new MutableClock(Instant.now().plus(Duration.ofHours(1)));
+    OutboxClaimOutcomeStore alice = fixture().openStoreOnStoreTime(new FixtureContext(new MutableClock(START), race));
+    OutboxClaimOutcomeStore bob = fixture().openStoreOnStoreTime(new FixtureContext(hourAhead, race));
+    OutboxClaimOutcomeStore bobOnOwnClock = fixture().openStore(new FixtureContext(hourAhead, race));
+    try {
+      alice.append(message("skewed"));
+      RuleCheck.requireEqual(Rule.C12, "claims Alice takes on store time", 1, alice.claimDue(ALICE, 1, LEASE).size());
+
+      RuleCheck.requireEqual(Rule.C12, "claims Bob, an hour ahead but on store time, takes while Alice's lease"
+          + " is live", List.of(), bob.claimDue(BOB, 1, LEASE));
+      RuleCheck.requireEqual(Rule.C12, "claims Bob takes on his own clock (the skew the option guards against)",
+          1, bobOnOwnClock.claimDue(BOB, 1, LEASE).size());
+    } finally {
+      for (OutboxClaimOutcomeStore opened : List.of(alice, bob, bobOnOwnClock)) {
+        if (opened instanceof AutoCloseable closeable) {
+          closeable.close();
+        }
+      }
+    }
   }
 
   @Test

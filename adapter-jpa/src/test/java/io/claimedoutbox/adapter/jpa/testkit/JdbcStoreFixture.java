@@ -36,7 +36,7 @@ final class JdbcStoreFixture extends BackendFixture {
   }
 
   private static Set<FixtureCapability> capabilities(JpaTestKit kit) {
-    Set<FixtureCapability> capabilities = EnumSet.noneOf(FixtureCapability.class);
+    Set<FixtureCapability> capabilities = EnumSet.of(FixtureCapability.STORE_TIME);
     if (UnreachableServer.of(kit.database()).isPresent()) {
       capabilities.add(FixtureCapability.ROW_LOCKS);
       capabilities.add(FixtureCapability.UNREACHABLE_BACKEND);
@@ -55,6 +55,11 @@ final class JdbcStoreFixture extends BackendFixture {
   @Override
   public OutboxClaimOutcomeStore openStore(FixtureContext context) {
     return kit.storeBuilder().clock(context.clock()).build();
+  }
+
+  @Override
+  public OutboxClaimOutcomeStore openStoreOnStoreTime(FixtureContext context) {
+    return kit.storeBuilder().clock(context.clock()).storeTime().build();
   }
 
   @Override

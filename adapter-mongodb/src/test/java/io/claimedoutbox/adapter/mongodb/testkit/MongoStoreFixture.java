@@ -33,8 +33,8 @@ final class MongoStoreFixture extends BackendFixture {
 
   MongoStoreFixture(MongoTestKit kit, String backendName) {
     super(backendName, singleServer(kit).isPresent()
-        ? Set.of(FixtureCapability.UNREACHABLE_BACKEND, FixtureCapability.FAULT_PROXY)
-        : Set.of(FixtureCapability.UNREACHABLE_BACKEND));
+        ? Set.of(FixtureCapability.UNREACHABLE_BACKEND, FixtureCapability.FAULT_PROXY, FixtureCapability.STORE_TIME)
+        : Set.of(FixtureCapability.UNREACHABLE_BACKEND, FixtureCapability.STORE_TIME));
     this.kit = kit;
   }
 
@@ -46,6 +46,11 @@ final class MongoStoreFixture extends BackendFixture {
   @Override
   public OutboxClaimOutcomeStore openStore(FixtureContext context) {
     return kit.storeBuilder().clock(context.clock()).build();
+  }
+
+  @Override
+  public OutboxClaimOutcomeStore openStoreOnStoreTime(FixtureContext context) {
+    return kit.storeBuilder().clock(context.clock()).storeTime().build();
   }
 
   @Override

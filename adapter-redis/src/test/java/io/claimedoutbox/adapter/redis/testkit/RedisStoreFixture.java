@@ -38,7 +38,8 @@ final class RedisStoreFixture extends BackendFixture {
   private final RedisKeys keys;
 
   RedisStoreFixture(RedisTestKit kit, String backendName) {
-    super(backendName, Set.of(FixtureCapability.UNREACHABLE_BACKEND, FixtureCapability.FAULT_PROXY));
+    super(backendName, Set.of(FixtureCapability.UNREACHABLE_BACKEND, FixtureCapability.FAULT_PROXY,
+        FixtureCapability.STORE_TIME));
     this.kit = kit;
     this.keys = kit.keys();
   }
@@ -53,6 +54,11 @@ final class RedisStoreFixture extends BackendFixture {
   @Override
   public OutboxClaimOutcomeStore openStore(FixtureContext context) {
     return kit.storeBuilder().clock(context.clock()).build();
+  }
+
+  @Override
+  public OutboxClaimOutcomeStore openStoreOnStoreTime(FixtureContext context) {
+    return kit.storeBuilder().clock(context.clock()).storeTime().build();
   }
 
   @Override

@@ -38,7 +38,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>
  * java -cp outbox-benchmarks.jar io.claimedoutbox.benchmarks.soak.FaultSoak [--entries 20000]
- *     [--every 100ms] [--handler 15ms] [--timeout 180s] [--postgresql URL|none] [--mariadb URL|none] [--redis-port auto|PORT|none]
+ *     [--every 200ms] [--handler 15ms] [--timeout 180s] [--postgresql URL|none] [--mariadb URL|none] [--redis-port auto|PORT|none]
  *     [--output file.md]
  * </pre>
  */
@@ -71,7 +71,7 @@ public final class FaultSoak {
       options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
     }
     int entries = Integer.parseInt(options.getOrDefault("entries", "20000"));
-    Duration every = Duration.ofMillis(Long.parseLong(options.getOrDefault("every", "100ms").replace("ms", "")));
+    Duration every = Duration.ofMillis(Long.parseLong(options.getOrDefault("every", "200ms").replace("ms", "")));
     Duration handlerTime = Duration.ofMillis(Long.parseLong(options.getOrDefault("handler", "15ms").replace("ms", "")));
     Duration timeout = Duration.ofSeconds(Long.parseLong(options.getOrDefault("timeout", "180s").replace("s", "")));
     List<Outcome> outcomes = new ArrayList<>();

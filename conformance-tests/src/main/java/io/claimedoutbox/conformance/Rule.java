@@ -150,8 +150,9 @@ public enum Rule {
       + " APPLIED with the stored write when its write landed, never APPLIED when it did not",
       "that a lost acknowledgement is resolved by reading the entry again and comparing write stamps"
           + " (LostAcknowledgement), never guessed"),
-  F3(Level.OPTIONAL, "A transition held on the wire past its lease, while another worker re-claims the entry,"
-      + " never lands over the new holder and is never APPLIED",
+  F3(Level.OPTIONAL, "A transition held on the wire with its answer lost, while another worker re-claims the"
+      + " entry or it is deleted, never lands over the new state, never brings a deleted entry back, and is"
+      + " never APPLIED",
       "that the write is conditioned on the claim (or the revision read), not only on the id"),
   F4(Level.OPTIONAL, "A claim batch whose answer is lost loses nothing: every entry is claimable again once"
       + " the lease ends, and any claim returned is the stored one",

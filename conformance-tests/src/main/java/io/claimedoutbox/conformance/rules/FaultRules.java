@@ -132,6 +132,20 @@ public abstract class FaultRules extends ConformanceTestBase {
     RuleCheck.require(Rule.F3, "CLAIMED".equals(now.status()) && BOB.value().equals(now.owner())
         && now.tokenGeneration() == bob.token().generation(),
         () -> "Bob's claim must still hold the entry, but the row is " + now);
+
+    Claim deleted = appendAndClaim(ALICE);
+    proxies.arm(Fault.HOLD_REQUEST);
+    CompletableFuture<Attempt> orphan = CompletableFuture.supplyAsync(
+        () -> Attempt.of(() -> faulty.tryMarkClaimDelivered(deleted, DeliveryReceipt.of("late"))));
+    RuleCheck.require(Rule.F3, proxies.awaitHeld(WAIT), () -> "the second delivery never reached the fault proxy");
+    store.delete(deleted.entryId());
+    proxies.release();
+    Attempt afterDelete = orphan.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    expectDocumented(Rule.F3, "delivery held while the entry was deleted", afterDelete);
+    RuleCheck.require(Rule.F3, !afterDelete.applied(),
+        () -> "a delivery held while its entry was deleted answered APPLIED: " + afterDelete.result());
+    RuleCheck.requireEqual(Rule.F3, "rows after the held delivery of a deleted entry", Optional.empty(),
+        fixture().readRaw(deleted.entryId()));
   }
 
   @Test

@@ -22,6 +22,9 @@ import java.util.function.Supplier;
  */
 public final class StoreTimeClock extends Clock {
 
+  /** How often the adapters' {@code storeTime()} asks the server again. */
+  public static final Duration DEFAULT_REFRESH = Duration.ofSeconds(10);
+
   private final Supplier<Instant> serverNow;
   private final long refreshNanos;
   private volatile Sample last;

@@ -18,7 +18,9 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -203,13 +205,13 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
   private Instant serverNow() {
     try {
       return jdbc.autoCommitted(connection -> {
-        try (var statement = connection.createStatement();
-            var row = statement.executeQuery(dialect.currentTimeQuery())) {
+        try (Statement statement = connection.createStatement();
+            ResultSet row = statement.executeQuery(dialect.currentTimeQuery())) {
           row.next();
           return dialect.getInstant(row, 1);
         }
       });
-    } catch (java.sql.SQLException failure) {
+    } catch (SQLException failure) {
       throw JdbcAccess.failure("read the database's time", failure);
     }
   }
@@ -236,13 +238,13 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
 
     /**
      * Takes "now" from the database server instead of a clock of this JVM, so workers whose clocks
-     * disagree still decide leases alike ({@link StoreTimeClock}: asked once, then every 10 s,
+     * disagree still decide leases alike ({@link StoreTimeClock}: asked once, then every {@link StoreTimeClock#DEFAULT_REFRESH},
      * counted forward in between). Replaces {@link #clock}.
      *
      * @return this builder
      */
     public Builder storeTime() {
-      this.storeTime = Duration.ofSeconds(10);
+      this.storeTime = StoreTimeClock.DEFAULT_REFRESH;
       return this;
     }
 

@@ -361,12 +361,12 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
     /**
      * Takes "now" from the MongoDB primary ({@code hello}'s {@code localTime}) instead of a clock of
      * this JVM, so workers whose clocks disagree still decide leases alike ({@link StoreTimeClock}:
-     * asked once, then every 10 s, counted forward in between). Replaces {@link #clock}.
+     * asked once, then every {@link StoreTimeClock#DEFAULT_REFRESH}, counted forward in between). Replaces {@link #clock}.
      *
      * @return this builder
      */
     public Builder storeTime() {
-      this.storeTime = Duration.ofSeconds(10);
+      this.storeTime = StoreTimeClock.DEFAULT_REFRESH;
       return this;
     }
 

@@ -340,13 +340,13 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
 
     /**
      * Takes "now" from the Redis server ({@code TIME}) instead of a clock of this JVM, so workers whose
-     * clocks disagree still decide leases alike ({@link StoreTimeClock}: asked once, then every 10 s,
+     * clocks disagree still decide leases alike ({@link StoreTimeClock}: asked once, then every {@link StoreTimeClock#DEFAULT_REFRESH},
      * counted forward in between). Replaces {@link #clock}.
      *
      * @return this builder
      */
     public Builder storeTime() {
-      this.storeTime = Duration.ofSeconds(10);
+      this.storeTime = StoreTimeClock.DEFAULT_REFRESH;
       return this;
     }
 

@@ -24,7 +24,8 @@ class DependencyDirectionTest {
   void everyModuleIsImported() {
     for (String pkg : new String[] {"io.claimedoutbox.domain", "io.claimedoutbox.port",
         "io.claimedoutbox.conformance", "io.claimedoutbox.adapter.jpa", "io.claimedoutbox.adapter.mongodb",
-        "io.claimedoutbox.adapter.redis", "io.claimedoutbox.drain", "io.claimedoutbox.micrometer"}) {
+        "io.claimedoutbox.adapter.redis", "io.claimedoutbox.drain", "io.claimedoutbox.micrometer",
+        "io.claimedoutbox.jackson"}) {
       assertThat(PRODUCTION.stream().anyMatch(type -> type.getPackageName().startsWith(pkg)))
           .as("classes imported from %s", pkg)
           .isTrue();
@@ -61,7 +62,8 @@ class DependencyDirectionTest {
   @DisplayName("nothing but tests and the command-line program depends on an adapter")
   void nothingDependsOnAdapters() {
     noClasses().that().resideInAnyPackage("io.claimedoutbox.domain..", "io.claimedoutbox.port..",
-            "io.claimedoutbox.conformance..", "io.claimedoutbox.drain..", "io.claimedoutbox.micrometer..")
+            "io.claimedoutbox.conformance..", "io.claimedoutbox.drain..", "io.claimedoutbox.micrometer..",
+            "io.claimedoutbox.jackson..")
         .should().dependOnClassesThat().resideInAPackage("io.claimedoutbox.adapter..")
         .check(PRODUCTION);
   }
@@ -81,6 +83,15 @@ class DependencyDirectionTest {
     classes().that().resideInAPackage("io.claimedoutbox.micrometer..")
         .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.claimedoutbox.domain..",
             "io.claimedoutbox.port..", "io.claimedoutbox.micrometer..", "io.micrometer..", "org.slf4j..")
+        .check(PRODUCTION);
+  }
+
+  @Test
+  @DisplayName("the Jackson payload codec sees only the port and Jackson")
+  void jacksonSeesOnlyThePortAndJackson() {
+    classes().that().resideInAPackage("io.claimedoutbox.jackson..")
+        .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.claimedoutbox.domain..",
+            "io.claimedoutbox.port..", "io.claimedoutbox.jackson..", "com.fasterxml.jackson..")
         .check(PRODUCTION);
   }
 

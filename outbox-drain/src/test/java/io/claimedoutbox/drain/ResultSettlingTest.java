@@ -2,6 +2,7 @@ package io.claimedoutbox.drain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.claimedoutbox.conformance.ManualExecutor;
 import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
 import io.claimedoutbox.conformance.rules.StagedRace;

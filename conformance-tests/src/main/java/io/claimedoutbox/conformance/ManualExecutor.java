@@ -1,4 +1,4 @@
-package io.claimedoutbox.drain;
+package io.claimedoutbox.conformance;
 
 import java.util.ArrayDeque;
 import java.util.List;
@@ -6,16 +6,22 @@ import java.util.Queue;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.TimeUnit;
 
-/** Holds submitted tasks until the test runs them, on the test's own thread, in order. */
-final class ManualExecutor extends AbstractExecutorService {
+/**
+ * An executor for tests of code that hands work to an executor (a drain's handlers): it holds
+ * submitted tasks until the test runs them, on the test's own thread, in order, so no test waits or
+ * sleeps for background work.
+ */
+public final class ManualExecutor extends AbstractExecutorService {
 
   private final Queue<Runnable> queued = new ArrayDeque<>();
 
-  int queued() {
+  /** @return how many tasks wait to be run */
+  public int queued() {
     return queued.size();
   }
 
-  void runAll() {
+  /** Runs every queued task, and the tasks they queue, until none is left. */
+  public void runAll() {
     Runnable next;
     while ((next = queued.poll()) != null) {
       next.run();

@@ -25,7 +25,7 @@ class DependencyDirectionTest {
     for (String pkg : new String[] {"io.claimedoutbox.domain", "io.claimedoutbox.port",
         "io.claimedoutbox.conformance", "io.claimedoutbox.adapter.jpa", "io.claimedoutbox.adapter.mongodb",
         "io.claimedoutbox.adapter.redis", "io.claimedoutbox.drain", "io.claimedoutbox.micrometer",
-        "io.claimedoutbox.jackson"}) {
+        "io.claimedoutbox.jackson", "io.claimedoutbox.rabbitmq"}) {
       assertThat(PRODUCTION.stream().anyMatch(type -> type.getPackageName().startsWith(pkg)))
           .as("classes imported from %s", pkg)
           .isTrue();
@@ -63,7 +63,7 @@ class DependencyDirectionTest {
   void nothingDependsOnAdapters() {
     noClasses().that().resideInAnyPackage("io.claimedoutbox.domain..", "io.claimedoutbox.port..",
             "io.claimedoutbox.conformance..", "io.claimedoutbox.drain..", "io.claimedoutbox.micrometer..",
-            "io.claimedoutbox.jackson..")
+            "io.claimedoutbox.jackson..", "io.claimedoutbox.rabbitmq..")
         .should().dependOnClassesThat().resideInAPackage("io.claimedoutbox.adapter..")
         .check(PRODUCTION);
   }
@@ -92,6 +92,15 @@ class DependencyDirectionTest {
     classes().that().resideInAPackage("io.claimedoutbox.jackson..")
         .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.claimedoutbox.domain..",
             "io.claimedoutbox.port..", "io.claimedoutbox.jackson..", "com.fasterxml.jackson..")
+        .check(PRODUCTION);
+  }
+
+  @Test
+  @DisplayName("the RabbitMQ publisher sees only the drain's handler API, the port and the AMQP client")
+  void rabbitMqPublisherSeesOnlyTheDrainAndAmqp() {
+    classes().that().resideInAPackage("io.claimedoutbox.rabbitmq..")
+        .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.claimedoutbox.domain..",
+            "io.claimedoutbox.port..", "io.claimedoutbox.drain..", "io.claimedoutbox.rabbitmq..", "com.rabbitmq..")
         .check(PRODUCTION);
   }
 

@@ -25,7 +25,7 @@ class DependencyDirectionTest {
     for (String pkg : new String[] {"io.claimedoutbox.domain", "io.claimedoutbox.port",
         "io.claimedoutbox.conformance", "io.claimedoutbox.adapter.jpa", "io.claimedoutbox.adapter.mongodb",
         "io.claimedoutbox.adapter.redis", "io.claimedoutbox.drain", "io.claimedoutbox.micrometer",
-        "io.claimedoutbox.jackson", "io.claimedoutbox.rabbitmq"}) {
+        "io.claimedoutbox.jackson", "io.claimedoutbox.rabbitmq", "io.claimedoutbox.kafka"}) {
       assertThat(PRODUCTION.stream().anyMatch(type -> type.getPackageName().startsWith(pkg)))
           .as("classes imported from %s", pkg)
           .isTrue();
@@ -63,7 +63,7 @@ class DependencyDirectionTest {
   void nothingDependsOnAdapters() {
     noClasses().that().resideInAnyPackage("io.claimedoutbox.domain..", "io.claimedoutbox.port..",
             "io.claimedoutbox.conformance..", "io.claimedoutbox.drain..", "io.claimedoutbox.micrometer..",
-            "io.claimedoutbox.jackson..", "io.claimedoutbox.rabbitmq..")
+            "io.claimedoutbox.jackson..", "io.claimedoutbox.rabbitmq..", "io.claimedoutbox.kafka..")
         .should().dependOnClassesThat().resideInAPackage("io.claimedoutbox.adapter..")
         .check(PRODUCTION);
   }
@@ -101,6 +101,15 @@ class DependencyDirectionTest {
     classes().that().resideInAPackage("io.claimedoutbox.rabbitmq..")
         .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.claimedoutbox.domain..",
             "io.claimedoutbox.port..", "io.claimedoutbox.drain..", "io.claimedoutbox.rabbitmq..", "com.rabbitmq..")
+        .check(PRODUCTION);
+  }
+
+  @Test
+  @DisplayName("the Kafka publisher sees only the drain's handler API, the port and the Kafka client")
+  void kafkaPublisherSeesOnlyTheDrainAndKafka() {
+    classes().that().resideInAPackage("io.claimedoutbox.kafka..")
+        .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.claimedoutbox.domain..",
+            "io.claimedoutbox.port..", "io.claimedoutbox.drain..", "io.claimedoutbox.kafka..", "org.apache.kafka..")
         .check(PRODUCTION);
   }
 

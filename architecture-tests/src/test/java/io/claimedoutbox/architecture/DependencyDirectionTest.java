@@ -25,7 +25,8 @@ class DependencyDirectionTest {
     for (String pkg : new String[] {"io.claimedoutbox.domain", "io.claimedoutbox.port",
         "io.claimedoutbox.conformance", "io.claimedoutbox.adapter.jpa", "io.claimedoutbox.adapter.mongodb",
         "io.claimedoutbox.adapter.redis", "io.claimedoutbox.drain", "io.claimedoutbox.micrometer",
-        "io.claimedoutbox.jackson", "io.claimedoutbox.rabbitmq", "io.claimedoutbox.kafka"}) {
+        "io.claimedoutbox.jackson", "io.claimedoutbox.rabbitmq", "io.claimedoutbox.kafka",
+        "io.claimedoutbox.tracing"}) {
       assertThat(PRODUCTION.stream().anyMatch(type -> type.getPackageName().startsWith(pkg)))
           .as("classes imported from %s", pkg)
           .isTrue();
@@ -63,7 +64,8 @@ class DependencyDirectionTest {
   void nothingDependsOnAdapters() {
     noClasses().that().resideInAnyPackage("io.claimedoutbox.domain..", "io.claimedoutbox.port..",
             "io.claimedoutbox.conformance..", "io.claimedoutbox.drain..", "io.claimedoutbox.micrometer..",
-            "io.claimedoutbox.jackson..", "io.claimedoutbox.rabbitmq..", "io.claimedoutbox.kafka..")
+            "io.claimedoutbox.jackson..", "io.claimedoutbox.rabbitmq..", "io.claimedoutbox.kafka..",
+            "io.claimedoutbox.tracing..")
         .should().dependOnClassesThat().resideInAPackage("io.claimedoutbox.adapter..")
         .check(PRODUCTION);
   }
@@ -110,6 +112,15 @@ class DependencyDirectionTest {
     classes().that().resideInAPackage("io.claimedoutbox.kafka..")
         .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.claimedoutbox.domain..",
             "io.claimedoutbox.port..", "io.claimedoutbox.drain..", "io.claimedoutbox.kafka..", "org.apache.kafka..")
+        .check(PRODUCTION);
+  }
+
+  @Test
+  @DisplayName("trace context sees only the drain's handler API, the port and the Micrometer Tracing API")
+  void tracingSeesOnlyTheDrainAndTheTracingApi() {
+    classes().that().resideInAPackage("io.claimedoutbox.tracing..")
+        .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.claimedoutbox.domain..",
+            "io.claimedoutbox.port..", "io.claimedoutbox.drain..", "io.claimedoutbox.tracing..", "io.micrometer.tracing..")
         .check(PRODUCTION);
   }
 

@@ -7,6 +7,7 @@ import io.claimedoutbox.conformance.rules.ClaimingRules;
 import io.claimedoutbox.conformance.rules.CompatibilityRules;
 import io.claimedoutbox.conformance.rules.ConcurrentHistoryRules;
 import io.claimedoutbox.conformance.rules.FaultRules;
+import io.claimedoutbox.conformance.rules.OrderingRules;
 import io.claimedoutbox.conformance.rules.TransitionOutcomeRules;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Nested;
@@ -44,6 +45,16 @@ public abstract class OutboxStoreConformanceSuite {
   @Nested
   @DisplayName("C · claiming and leases")
   class Claiming extends ClaimingRules {
+    @Override
+    protected OutboxStoreFixture fixture() {
+      return OutboxStoreConformanceSuite.this.fixture();
+    }
+  }
+
+  /** Rules O1–O3. */
+  @Nested
+  @DisplayName("O · ordering keys")
+  class Ordering extends OrderingRules {
     @Override
     protected OutboxStoreFixture fixture() {
       return OutboxStoreConformanceSuite.this.fixture();

@@ -48,6 +48,15 @@ public enum Rule {
   C12(Level.OPTIONAL, "On store time, a worker whose own clock runs an hour ahead cannot take a lease another"
       + " worker holds live, while the same worker on its own clock would",
       "that the store-time option replaces the injected clock everywhere: claims, leases and update times"),
+  O1(Level.REQUIRED, "Entries of one ordering key are claimed one at a time, in append order: while the first"
+      + " is pending or claimed no later one of its key is handed out; other keys and unkeyed entries are not held back",
+      "that the due query passes over an entry while an earlier entry of its key is not yet delivered or"
+          + " dead-lettered"),
+  O2(Level.REQUIRED, "A failed entry holds its key until it is delivered or dead-lettered; a dead letter releases"
+      + " the key to the next entry",
+      "that FAILED counts as not finished for the key, and DEAD_LETTERED as finished"),
+  O3(Level.REQUIRED, "An expired lease keeps the order: the first entry is claimed again, never its successor",
+      "that a CLAIMED entry holds its key whatever its lease"),
 
   T1(Level.REQUIRED, "APPLIED carries the entry exactly as written: next revision, this write's"
       + " stamp, the new status, equal to the stored row",
@@ -135,10 +144,10 @@ public enum Rule {
       "that the claim decodes every candidate before it writes any (a read, then the write checked against"
           + " the revisions read)"),
 
-  H1(Level.REQUIRED, "A randomized concurrent run (8 workers, 1,000 entries, leases expiring mid-work,"
-      + " deletions) keeps a consistent history: one APPLIED terminal write per terminal entry, no two"
-      + " live claims, no write counted twice, nothing lost; atomic stores never report"
-      + " CONCURRENCY_LOST",
+  H1(Level.REQUIRED, "A randomized concurrent run (8 workers, 1,000 entries, half of them under 40 ordering"
+      + " keys, leases expiring mid-work, deletions) keeps a consistent history: one APPLIED terminal write per"
+      + " terminal entry, no two live claims, no write counted twice, nothing lost (no key left stuck);"
+      + " atomic stores never report CONCURRENCY_LOST",
       "the claim query's locking and the transition compare-and-set under real concurrency"),
 
   F1(Level.OPTIONAL, "A transition whose connection is cut before any one of its requests answers an"

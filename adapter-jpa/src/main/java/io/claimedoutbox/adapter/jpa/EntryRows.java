@@ -51,10 +51,31 @@ final class EntryRows {
 
   private EntryRows() {}
 
-  /** Oldest due first, the order the {@code outbox_entry_due} index serves. */
+  /**
+   * An entry may be claimed only while no earlier entry of its ordering key is unfinished
+   * ({@code due_at} is set for pending, claimed and failed rows); the {@code outbox_entry_key_order}
+   * index answers it. Append order is creation time, then id.
+   */
+  private static final String FIRST_OF_ITS_KEY = "(e.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM outbox_entry p"
+      + " WHERE p.ordering_key = e.ordering_key AND p.due_at IS NOT NULL"
+      + " AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.id < e.id))))";
+
+  /** Oldest due first, the order the {@code outbox_entry_due} index serves; each the first of its key. */
   static String dueQuery(boolean lockSkippingLocked) {
-    return "SELECT " + COLUMNS + " FROM outbox_entry WHERE due_at <= ? ORDER BY due_at, id LIMIT ?"
-        + (lockSkippingLocked ? " FOR UPDATE SKIP LOCKED" : "");
+    return "SELECT " + COLUMNS + " FROM outbox_entry e WHERE e.due_at <= ? AND " + FIRST_OF_ITS_KEY
+        + " ORDER BY e.due_at, e.id LIMIT ?" + (lockSkippingLocked ? " FOR UPDATE SKIP LOCKED" : "");
+  }
+
+  /** The due ids a claim may take, read without locks (the first step where locks and subqueries do not mix). */
+  static String dueIdsQuery() {
+    return "SELECT e.id FROM outbox_entry e WHERE e.due_at <= ? AND " + FIRST_OF_ITS_KEY
+        + " ORDER BY e.due_at, e.id LIMIT ?";
+  }
+
+  /** Locks the given rows that are still due, skipping rows another claim holds. */
+  static String lockDueQuery(int ids) {
+    return "SELECT " + COLUMNS + " FROM outbox_entry WHERE id IN (" + "?, ".repeat(ids - 1) + "?) AND due_at <= ?"
+        + " ORDER BY due_at, id FOR UPDATE SKIP LOCKED";
   }
 
   /**

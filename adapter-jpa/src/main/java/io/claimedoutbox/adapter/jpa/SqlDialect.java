@@ -49,6 +49,16 @@ enum SqlDialect {
     return skipLocked;
   }
 
+  /**
+   * Whether a locking read may carry the ordering-key subquery. PostgreSQL locks only the rows of
+   * the outer table and reads the subquery from its snapshot; InnoDB may read the subquery's rows
+   * with locks too, and with {@code SKIP LOCKED} would then pass over a locked earlier entry of a
+   * key, so MariaDB finds the candidates first without locks and locks them by id after.
+   */
+  boolean checksKeysWhileLocking() {
+    return this != MARIADB;
+  }
+
   void setInstant(PreparedStatement statement, int index, Instant instant) throws SQLException {
     if (instant == null) {
       statement.setNull(index, zonedTimestamps ? Types.TIMESTAMP_WITH_TIMEZONE : Types.TIMESTAMP);

@@ -17,6 +17,8 @@ import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
+import com.mongodb.client.model.Accumulators;
+import com.mongodb.client.model.Aggregates;
 import com.mongodb.client.model.BulkWriteOptions;
 import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.IndexOptions;
@@ -51,6 +53,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Date;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -93,6 +96,8 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
 
   /** The name of the due index {@link #createIndexes()} creates. */
   public static final String DUE_INDEX = "outbox_due";
+  /** The name of the ordering-key index {@link #createIndexes()} creates. */
+  public static final String KEY_ORDER_INDEX = "outbox_key_order";
 
   private final MongoCollection<Document> collection;
   private final Clock clock;
@@ -119,13 +124,17 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
   }
 
   /**
-   * Creates the due index if it does not exist: {@code (dueAt, _id)}, partial on documents that
-   * have a {@code dueAt}, i.e. claimable ones. Call it once at deployment, not on every start.
+   * Creates the two indexes if they do not exist: the due index {@code (dueAt, _id)} and the
+   * ordering-key index {@code (orderingKey, createdAt, _id)}, both partial on documents that have a
+   * {@code dueAt}, i.e. unfinished ones. Call it once at deployment, not on every start.
    */
   public void createIndexes() {
     run("create indexes", () -> collection.createIndex(
         Indexes.ascending(EntryDocuments.DUE_AT, EntryDocuments.ID),
         new IndexOptions().name(DUE_INDEX).partialFilterExpression(exists(EntryDocuments.DUE_AT))));
+    run("create indexes", () -> collection.createIndex(
+        Indexes.ascending(EntryDocuments.ORDERING_KEY, EntryDocuments.CREATED_AT, EntryDocuments.ID),
+        new IndexOptions().name(KEY_ORDER_INDEX).partialFilterExpression(exists(EntryDocuments.DUE_AT))));
   }
 
   @Override
@@ -186,14 +195,8 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
   public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
     StoreArguments.checkClaimDue(worker, maxEntries, lease);
     Instant now = Instants.stored(clock.instant());
-    List<OutboxEntry> candidates = new ArrayList<>();
-    run("read due entries for " + worker, () -> collection.find(lte(EntryDocuments.DUE_AT, Date.from(now)))
-            .sort(Sorts.ascending(EntryDocuments.DUE_AT, EntryDocuments.ID))
-            .limit(maxEntries)
-            .into(new ArrayList<>()))
-        .forEach(document -> candidates.add(EntryDocuments.toEntry(document)));
-    List<Claim> claims = new ArrayList<>(candidates.size());
-    for (OutboxEntry candidate : candidates) {
+    List<Claim> claims = new ArrayList<>();
+    for (OutboxEntry candidate : claimable(worker, now, maxEntries)) {
       OutboxEntry claimed = candidate.claimedBy(worker, now, lease, WriteStamp.fresh());
       UpdateResult written = run("claim " + candidate.id() + " for " + worker, () -> collection.updateOne(
           and(eq(EntryDocuments.ID, candidate.id().value()), eq(EntryDocuments.REVISION, candidate.revision())),
@@ -203,6 +206,56 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
       }
     }
     return claims;
+  }
+
+  /** How many pages of due documents one claim reads at most while later entries of busy keys fill them. */
+  private static final int MAX_PAGES = 8;
+
+  /**
+   * The oldest due documents, each decoded (a damaged one fails the claim before anything is
+   * written), and each the first unfinished entry of its ordering key: a page that later entries of
+   * busy keys fill is followed by the next, up to {@value #MAX_PAGES} pages.
+   */
+  private List<OutboxEntry> claimable(WorkerId worker, Instant now, int maxEntries) {
+    List<OutboxEntry> claimable = new ArrayList<>();
+    for (int page = 0; page < MAX_PAGES && claimable.size() < maxEntries; page++) {
+      int skip = page * maxEntries;
+      List<OutboxEntry> candidates = new ArrayList<>();
+      run("read due entries for " + worker, () -> collection.find(lte(EntryDocuments.DUE_AT, Date.from(now)))
+              .sort(Sorts.ascending(EntryDocuments.DUE_AT, EntryDocuments.ID))
+              .skip(skip)
+              .limit(maxEntries)
+              .into(new ArrayList<>()))
+          .forEach(document -> candidates.add(EntryDocuments.toEntry(document)));
+      Set<EntryId> firstOfTheirKeys = firstOfTheirKeys(candidates);
+      candidates.stream()
+          .filter(entry -> entry.message().orderingKey().isEmpty() || firstOfTheirKeys.contains(entry.id()))
+          .limit(maxEntries - claimable.size())
+          .forEach(claimable::add);
+      if (candidates.size() < maxEntries) {
+        break;
+      }
+    }
+    return claimable;
+  }
+
+  /**
+   * Of the keyed candidates, the ones that are the first unfinished entry of their key: one
+   * aggregation over the ordering-key index for all the batch's keys.
+   */
+  private Set<EntryId> firstOfTheirKeys(List<OutboxEntry> candidates) {
+    List<String> keys = candidates.stream().flatMap(entry -> entry.message().orderingKey().stream()).distinct().toList();
+    if (keys.isEmpty()) {
+      return Set.of();
+    }
+    Set<EntryId> first = new HashSet<>();
+    run("read the first entry of " + keys.size() + " ordering keys", () -> collection.aggregate(List.of(
+            Aggregates.match(and(in(EntryDocuments.ORDERING_KEY, keys), exists(EntryDocuments.DUE_AT))),
+            Aggregates.sort(Sorts.ascending(EntryDocuments.ORDERING_KEY, EntryDocuments.CREATED_AT, EntryDocuments.ID)),
+            Aggregates.group("$" + EntryDocuments.ORDERING_KEY, Accumulators.first("first", "$" + EntryDocuments.ID))))
+        .into(new ArrayList<>()))
+        .forEach(group -> first.add(EntryId.of(group.getString("first"))));
+    return first;
   }
 
   @Override

@@ -55,7 +55,7 @@ class MongoAdapterTest {
   }
 
   @Test
-  void createIndexesBuildsOnePartialDueIndex() {
+  void createIndexesBuildsThePartialDueAndKeyOrderIndexes() {
     store.createIndexes();
     MongoCollection<Document> raw = fixture.client.getDatabase(MongoFixtures.DATABASE)
         .getCollection(MongoFixtures.COLLECTION);
@@ -63,7 +63,10 @@ class MongoAdapterTest {
     Document due = indexes.stream().filter(index -> MongoOutboxStore.DUE_INDEX.equals(index.getString("name")))
         .findFirst().orElseThrow();
     assertThat(due.get("key", Document.class).keySet()).containsExactly("dueAt", "_id");
-    assertThat(indexes).hasSize(2);
+    assertThat(indexes).hasSize(3);
+    Document keyOrder = indexes.stream().filter(index -> MongoOutboxStore.KEY_ORDER_INDEX.equals(index.getString("name")))
+        .findFirst().orElseThrow();
+    assertThat(keyOrder.get("key", Document.class).keySet()).containsExactly("orderingKey", "createdAt", "_id");
     assertThat(due.get("partialFilterExpression", Document.class))
         .isEqualTo(new Document("dueAt", new Document("$exists", true)));
   }

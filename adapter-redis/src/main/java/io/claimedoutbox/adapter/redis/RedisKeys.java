@@ -15,6 +15,7 @@ import java.util.regex.Pattern;
  * {prefix:s}:due            zset      PENDING and FAILED entry ids, scored by available / retry time
  * {prefix:s}:inflight       zset      CLAIMED entry ids, scored by lease end
  * {prefix:s}:call:&lt;stamp&gt;    set       ids a claim call took, kept 10 minutes for client retries
+ * {prefix:s}:k:&lt;key&gt;       zset      unfinished entry ids of one ordering key, scored by append time
  * </pre>
  *
  * <p>Entry ids name their shard: {@code <uuid v7>.<shard>}. The number of shards may grow later
@@ -107,6 +108,26 @@ public final class RedisKeys {
 
   String claimCall(int shard, String stamp) {
     return tag(shard) + ":call:" + stamp;
+  }
+
+  /**
+   * The shard of every entry with this ordering key, so the key's entries and its index share one
+   * slot: a stable hash of the key ({@link String#hashCode()} is fixed by the language).
+   *
+   * @param orderingKey an ordering key
+   * @return its shard
+   */
+  public int shardOfOrderingKey(String orderingKey) {
+    return Math.floorMod(orderingKey.hashCode(), shards);
+  }
+
+  /**
+   * @param shard the key's shard
+   * @param orderingKey an ordering key
+   * @return the key of its index of unfinished entries, scored by append time
+   */
+  public String orderingKeyIndex(int shard, String orderingKey) {
+    return tag(shard) + ":k:" + orderingKey;
   }
 
   EntryId newId(String uuid, int shard) {

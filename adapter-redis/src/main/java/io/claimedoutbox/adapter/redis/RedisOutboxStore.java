@@ -53,8 +53,14 @@ import redis.clients.jedis.exceptions.JedisException;
  * {@code find} is one {@code HGETALL}; {@code delete} one script; an append batch one script.
  *
  * <p><b>Redis Cluster.</b> Keys are spread over {@code shards} hash tags ({@link RedisKeys}); a
- * script touches only its shard's keys. An append batch goes to one shard (round robin), so it
- * stays atomic. Blind client retries (JedisCluster retries on connection errors) are harmless:
+ * script touches only its shard's keys. An append batch of entries without ordering keys goes to
+ * one shard (round robin), so it stays atomic; an entry with an ordering key goes to its key's shard,
+ * so a key's entries and its index share one slot, and a batch that spans shards is one script per
+ * shard (atomic per shard).
+ *
+ * <p><b>Ordering keys.</b> Each shard keeps, per ordering key, an index of the key's unfinished
+ * entries by append time; the peek passes over an entry that is not first in its key's index, and
+ * a delivery or dead letter takes the entry out of it. Blind client retries (JedisCluster retries on connection errors) are harmless:
  * a transition repeated with the same write stamp finds its stamp and answers {@code APPLIED}
  * without writing again; a claim repeated with the same call stamp returns the same claims.
  *
@@ -116,14 +122,21 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
     if (batch.isEmpty()) {
       return List.of();
     }
-    int shard = Math.floorMod(nextAppendShard.getAndIncrement(), keys.shards());
+    int unkeyedShard = Math.floorMod(nextAppendShard.getAndIncrement(), keys.shards());
     Instant now = clock.instant();
     List<OutboxEntry> entries = new ArrayList<>(batch.size());
+    Map<Integer, List<OutboxEntry>> byShard = new TreeMap<>();
     for (OutboxMessage message : batch) {
-      entries.add(OutboxEntry.appended(keys.newId(EntryId.generate().value(), shard), message, now, WriteStamp.fresh()));
+      int shard = message.orderingKey().map(keys::shardOfOrderingKey).orElse(unkeyedShard);
+      OutboxEntry entry = OutboxEntry.appended(keys.newId(EntryId.generate().value(), shard), message, now,
+          WriteStamp.fresh());
+      entries.add(entry);
+      byShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(entry);
     }
-    ScriptCall append = AppendScript.call(keys, shard, entries);
-    ScriptCall.body(runSafely("append", () -> append.run(redis)), "append");
+    byShard.forEach((shard, group) -> {
+      ScriptCall append = AppendScript.call(keys, shard, group);
+      ScriptCall.body(runSafely("append", () -> append.run(redis)), "append");
+    });
     return entries;
   }
 

@@ -5,6 +5,7 @@ import io.claimedoutbox.conformance.FaultProxies;
 import io.claimedoutbox.domain.TransitionKind;
 import io.claimedoutbox.port.LostAcknowledgement;
 import io.claimedoutbox.port.OutboxStoreException;
+import io.claimedoutbox.domain.AppendOrder;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimFence;
@@ -298,7 +299,8 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore {
   }
 
   /**
-   * The due entries a claim takes: due at {@code now}, oldest due first, at most {@code max}.
+   * The due entries a claim takes: due at {@code now}, each the first of its ordering key
+   * ({@link AppendOrder}), oldest due first, at most {@code max}.
    *
    * @param all every stored entry
    * @param now the claim time
@@ -306,8 +308,9 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore {
    * @return the entries to claim
    */
   protected List<OutboxEntry> selectDue(Collection<OutboxEntry> all, Instant now, int max) {
+    Map<String, OutboxEntry> firstOfEachKey = AppendOrder.firstOfEachKey(all);
     return all.stream()
-        .filter(entry -> entry.isDue(now))
+        .filter(entry -> entry.isDue(now) && AppendOrder.mayBeClaimed(entry, firstOfEachKey))
         .sorted(Comparator.comparing((OutboxEntry entry) -> entry.dueAt().orElseThrow())
             .thenComparing(OutboxEntry::id))
         .limit(max)

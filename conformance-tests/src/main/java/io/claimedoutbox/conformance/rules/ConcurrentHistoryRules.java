@@ -76,7 +76,8 @@ public abstract class ConcurrentHistoryRules extends ConformanceTestBase {
     for (int batch = 0; batch < ENTRIES / 100; batch++) {
       int first = batch * 100;
       List<OutboxMessage> messages = IntStream.range(first, first + 100)
-          .mapToObj(i -> message("history-" + i))
+          .mapToObj(i -> i % 2 == 0 ? message("history-" + i).withOrderingKey("key-" + (i % 40))
+              : message("history-" + i))
           .toList();
       store.appendAll(messages).forEach(entry -> ids.add(entry.id()));
     }

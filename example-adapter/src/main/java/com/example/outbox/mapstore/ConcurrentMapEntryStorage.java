@@ -1,5 +1,6 @@
 package com.example.outbox.mapstore;
 
+import io.claimedoutbox.domain.AppendOrder;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.port.spi.EntryFields;
@@ -61,9 +62,12 @@ public final class ConcurrentMapEntryStorage implements EntryStorage {
 
   @Override
   public List<OutboxEntry> dueCandidates(Instant now, int limit) {
-    return entries.entrySet().stream()
+    List<OutboxEntry> all = entries.entrySet().stream()
         .map(stored -> EntryFields.decode(EntryId.of(stored.getKey()), stored.getValue()))
-        .filter(entry -> entry.isDue(now))
+        .toList();
+    Map<String, OutboxEntry> firstOfEachKey = AppendOrder.firstOfEachKey(all);
+    return all.stream()
+        .filter(entry -> entry.isDue(now) && AppendOrder.mayBeClaimed(entry, firstOfEachKey))
         .sorted(Comparator.comparing((OutboxEntry entry) -> entry.dueAt().orElseThrow()).thenComparing(OutboxEntry::id))
         .limit(limit)
         .toList();

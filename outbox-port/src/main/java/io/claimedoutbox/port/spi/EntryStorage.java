@@ -61,8 +61,10 @@ public interface EntryStorage {
 
   /**
    * The entries a claim at {@code now} may take: due at {@code now}
-   * ({@link OutboxEntry#isDue(Instant)}), oldest due time first, at most {@code limit}. The store
-   * checks each again when it claims it, so a backend may return a few that stopped being due.
+   * ({@link OutboxEntry#isDue(Instant)}) and each the first unfinished entry of its ordering key
+   * ({@link io.claimedoutbox.domain.AppendOrder}), oldest due time first, at most {@code limit}.
+   * The store checks due-ness again when it claims, so a backend may return a few that stopped
+   * being due; it may not return a later entry of a key whose earlier entry is unfinished.
    *
    * @param now the claim time
    * @param limit the most to return, at least 1

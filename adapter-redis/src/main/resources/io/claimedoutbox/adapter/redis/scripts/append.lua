@@ -2,6 +2,8 @@
 -- KEYS[1]  the shard's due index (sorted set: entry id scored by due time in epoch millis)
 -- ARGV[1]  the shard's entry key prefix, e.g. "{outbox:0}:e:"
 -- ARGV[2]  the number of entries; then, per entry: id, due millis, field count k, k field/value pairs
+-- An entry with an ordering key also joins its key's index, {prefix:s}:k:<key> (named from the due
+-- index's hash tag), scored by append time, so a claim can tell the first unfinished entry of a key.
 -- Returns {'OK', count}. A batch repeated with the same write stamps (a client retry after a lost
 -- reply) finds its own entries and answers as the first run did, writing nothing. An id stored
 -- already by another write is {'DUPLICATE', id}, with nothing of the batch written.
@@ -32,8 +34,17 @@ end
 if repeated > 0 then
   return {'DUPLICATE', 'part of the batch'}
 end
+local tag = (string.gsub(KEYS[1], 'due$', ''))
 for _, entry in ipairs(entries) do
   redis.call('HSET', prefix .. entry.id, unpack(ARGV, entry.first, entry.last))
   redis.call('ZADD', KEYS[1], entry.due, entry.id)
+  local orderingKey, createdAt = nil, nil
+  for f = entry.first, entry.last, 2 do
+    if ARGV[f] == 'orderingKey' then orderingKey = ARGV[f + 1] end
+    if ARGV[f] == 'createdAt' then createdAt = ARGV[f + 1] end
+  end
+  if orderingKey then
+    redis.call('ZADD', tag .. 'k:' .. orderingKey, createdAt, entry.id)
+  end
 end
 return {'OK', count}

@@ -49,6 +49,16 @@ local function release(key, id)
   redis.call('ZREM', KEYS[2], id)
 end
 
+-- A finished entry (delivered or dead-lettered) leaves its ordering key's index, so the key's next
+-- entry becomes claimable; the index is named from the due index's hash tag.
+local tag = (string.gsub(KEYS[1], 'due$', ''))
+local function finish(key, id)
+  local orderingKey = redis.call('HGET', key, 'orderingKey')
+  if orderingKey then
+    redis.call('ZREM', tag .. 'k:' .. orderingKey, id)
+  end
+end
+
 local replies = {'OK'}
 for i = 1, count do
   local base = 2 + 8 * (i - 1)
@@ -67,6 +77,7 @@ for i = 1, count do
   else
     if kind == 'DELIVERED' then
       release(key, id)
+      finish(key, id)
       redis.call('HSET', key, 'status', 'DELIVERED')
       if a == '1' then
         redis.call('HSET', key, 'deliveryReceipt', b)
@@ -79,6 +90,7 @@ for i = 1, count do
       redis.call('ZADD', KEYS[1], a, id)
     elseif kind == 'DEAD_LETTERED' then
       release(key, id)
+      finish(key, id)
       redis.call('HSET', key, 'status', 'DEAD_LETTERED', 'lastError', a)
     else
       redis.call('HSET', key, 'leaseUntil', a)

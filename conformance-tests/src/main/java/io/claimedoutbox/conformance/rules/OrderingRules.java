@@ -1,0 +1,81 @@
+package io.claimedoutbox.conformance.rules;
+
+import io.claimedoutbox.conformance.Rule;
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.DeadLetter;
+import io.claimedoutbox.domain.DeliveryReceipt;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.RetryableFailure;
+import io.claimedoutbox.domain.WorkerId;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/** Rules O1–O3: ordering keys. */
+public abstract class OrderingRules extends ConformanceTestBase {
+
+  private OutboxEntry keyed(String key, String topic) {
+    return store.append(message(topic).withOrderingKey(key));
+  }
+
+  private Set<EntryId> claimAll(String worker) {
+    return store.claimDue(WorkerId.of(worker), 100, LEASE).stream()
+        .map(Claim::entryId).collect(Collectors.toSet());
+  }
+
+  private Claim claimOf(List<Claim> claims, OutboxEntry entry) {
+    return claims.stream().filter(claim -> claim.entryId().equals(entry.id())).findFirst().orElseThrow(
+        () -> new AssertionError(Rule.O1.violation(entry.id() + " was not claimed: " + claims)));
+  }
+
+  @Test
+  void o1_oneKeyIsClaimedOneEntryAtATimeInAppendOrder() {
+    List<OutboxEntry> first = store.appendAll(List.of(message("a1").withOrderingKey("customer-1"),
+        message("a2").withOrderingKey("customer-1"), message("a3").withOrderingKey("customer-1")));
+    OutboxEntry otherKey = keyed("customer-2", "b1");
+    OutboxEntry unkeyed = store.append(message("free"));
+
+    List<Claim> claims = store.claimDue(ALICE, 100, LEASE);
+    RuleCheck.requireEqual(Rule.O1, "claimed while nothing is in flight",
+        Set.of(first.get(0).id(), otherKey.id(), unkeyed.id()),
+        claims.stream().map(Claim::entryId).collect(Collectors.toSet()));
+    RuleCheck.requireEqual(Rule.O1, "claimed by another worker while the first of customer-1 is held",
+        Set.of(), claimAll("worker-carol"));
+
+    store.tryMarkClaimDelivered(claimOf(claims, first.get(0)), DeliveryReceipt.none());
+    RuleCheck.requireEqual(Rule.O1, "claimed after the first of customer-1 was delivered",
+        Set.of(first.get(1).id()), claimAll("worker-carol"));
+  }
+
+  @Test
+  void o2_aFailedEntryHoldsItsKeyAndADeadLetterReleasesIt() {
+    OutboxEntry head = keyed("customer-1", "a1");
+    OutboxEntry next = keyed("customer-1", "a2");
+    Claim claim = claimOne(ALICE);
+    RuleCheck.requireEqual(Rule.O2, "the first claim", head.id(), claim.entryId());
+
+    store.tryMarkClaimFailed(claim, new RetryableFailure(clock.instant().plusSeconds(60), "broker down"));
+    RuleCheck.requireEqual(Rule.O2, "claimable while the first waits for its retry", Set.of(), claimAll("worker-bob"));
+
+    clock.advance(Duration.ofSeconds(61));
+    Claim retry = claimOne(BOB);
+    RuleCheck.requireEqual(Rule.O2, "claimed once the retry is due", head.id(), retry.entryId());
+    store.tryMarkClaimDeadLettered(retry, new DeadLetter("poison"));
+    RuleCheck.requireEqual(Rule.O2, "claimable after the first was dead-lettered", Set.of(next.id()),
+        claimAll("worker-bob"));
+  }
+
+  @Test
+  void o3_anExpiredLeaseKeepsTheOrder() {
+    OutboxEntry head = keyed("customer-1", "a1");
+    keyed("customer-1", "a2");
+    claimOne(ALICE);
+    clock.advance(LEASE.plusSeconds(1));
+
+    RuleCheck.requireEqual(Rule.O3, "claimed after the lease of the first expired", Set.of(head.id()),
+        claimAll("worker-bob"));
+  }
+}

@@ -51,7 +51,7 @@ public abstract class OutboxStoreConformanceSuite {
     }
   }
 
-  /** Rules O1–O3. */
+  /** Rules O1–O4. */
   @Nested
   @DisplayName("O · ordering keys")
   class Ordering extends OrderingRules {

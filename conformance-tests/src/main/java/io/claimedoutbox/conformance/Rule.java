@@ -57,6 +57,11 @@ public enum Rule {
       "that FAILED counts as not finished for the key, and DEAD_LETTERED as finished"),
   O3(Level.REQUIRED, "An expired lease keeps the order: the first entry is claimed again, never its successor",
       "that a CLAIMED entry holds its key whatever its lease"),
+  O4(Level.REQUIRED, "Held-back entries never hide claimable ones: behind 50 entries of two keys whose first"
+      + " entries are in flight or failed, a claim of 2 takes an unkeyed entry and a third key's first; a failed"
+      + " first entry whose retry falls after its key's later entries is claimed when the retry is due",
+      "that a claim reads past held-back entries until it has enough or nothing is due, instead of stopping"
+          + " after a fixed window of the due order"),
 
   T1(Level.REQUIRED, "APPLIED carries the entry exactly as written: next revision, this write's"
       + " stamp, the new status, equal to the stored row",

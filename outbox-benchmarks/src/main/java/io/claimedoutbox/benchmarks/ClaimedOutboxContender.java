@@ -11,7 +11,8 @@ import java.util.List;
 
 /**
  * Our drain, as a user runs it: {@link OutboxDrain} with default settings and {@code workers}
- * handlers, over one adapter's store.
+ * handlers, over one adapter's store; its backlog without ordering keys, or spread round robin over
+ * a number of keys (what ordering costs).
  */
 final class ClaimedOutboxContender implements Contender {
 
@@ -32,12 +33,19 @@ final class ClaimedOutboxContender implements Contender {
 
   private final Backend backend;
   private final Duration timeout;
+  private final int orderingKeys;
   private final CountingStore counting;
   private String lastCalls = "";
 
   ClaimedOutboxContender(Backend backend, Duration timeout) {
+    this(backend, timeout, 0);
+  }
+
+  /** @param orderingKeys how many distinct ordering keys the backlog uses; 0 for none */
+  ClaimedOutboxContender(Backend backend, Duration timeout, int orderingKeys) {
     this.backend = backend;
     this.timeout = timeout;
+    this.orderingKeys = orderingKeys;
     this.counting = new CountingStore(backend.store());
   }
 
@@ -48,7 +56,8 @@ final class ClaimedOutboxContender implements Contender {
 
   @Override
   public String name() {
-    return "Claimed Outbox drain";
+    return orderingKeys == 0 ? BenchmarkReport.OURS
+        : String.format(java.util.Locale.ROOT, "%s, %,d ordering keys", BenchmarkReport.OURS, orderingKeys);
   }
 
   @Override
@@ -61,7 +70,8 @@ final class ClaimedOutboxContender implements Contender {
     backend.reset();
     List<OutboxMessage> batch = new ArrayList<>(1000);
     for (int i = 0; i < entries; i++) {
-      batch.add(OutboxMessage.of(TOPIC, Payloads.of(i)));
+      OutboxMessage message = OutboxMessage.of(TOPIC, Payloads.of(i));
+      batch.add(orderingKeys == 0 ? message : message.withOrderingKey("key-" + i % orderingKeys));
       if (batch.size() == 1000 || i == entries - 1) {
         backend.store().appendAll(batch);
         batch.clear();

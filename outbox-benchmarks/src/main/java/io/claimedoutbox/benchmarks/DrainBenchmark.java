@@ -24,6 +24,8 @@ import redis.clients.jedis.HostAndPort;
  *     [--redis host:port|none] [--redis-cluster host:port,…|none] [--timeout-seconds 600]
  *     [--only word,word]   (run only the contenders whose "system on backend" contains a word)
  *     [--warmup 5000]      (an untimed drain of this many entries per contender first, for the JIT)
+ *     [--ordering-keys 1,100,10000]  (also our drain over a backlog spread over that many ordering
+ *                          keys, on each backend; none by default)
  * </pre>
  */
 public final class DrainBenchmark {
@@ -51,6 +53,8 @@ public final class DrainBenchmark {
     String cluster = options.getOrDefault("redis-cluster", env("OUTBOX_REDIS_CLUSTER",
         "127.0.0.1:7101,127.0.0.1:7102,127.0.0.1:7103"));
 
+    List<Integer> orderingKeys = options.containsKey("ordering-keys") ? numbers(options.get("ordering-keys")) : List.of();
+
     List<AutoCloseable> resources = new ArrayList<>();
     List<Contender> contenders = new ArrayList<>();
     MachineFacts machine = new MachineFacts();
@@ -58,6 +62,9 @@ public final class DrainBenchmark {
       BenchDatabase pg = open(new BenchDatabase(postgresql), resources);
       machine.describe(pg);
       contenders.add(open(new ClaimedOutboxContender(new JpaBackend(pg), timeout), resources));
+      for (int keys : orderingKeys) {
+        contenders.add(open(new ClaimedOutboxContender(new JpaBackend(pg), timeout, keys), resources));
+      }
       contenders.add(open(new DbSchedulerContender(pg, timeout), resources));
       contenders.add(open(new TransactionOutboxContender(pg, timeout), resources));
       contenders.add(open(new SkipLockedFloor(pg, timeout), resources));
@@ -65,11 +72,18 @@ public final class DrainBenchmark {
         BenchDatabase maria = open(new BenchDatabase(mariadb), resources);
         machine.describe(maria);
         contenders.add(open(new ClaimedOutboxContender(new JpaBackend(maria), timeout), resources));
+        for (int keys : orderingKeys) {
+          contenders.add(open(new ClaimedOutboxContender(new JpaBackend(maria), timeout, keys), resources));
+        }
       }
       if (!redis.equals("none")) {
         RedisBackend standalone = RedisBackend.standalone(HostAndPort.from(redis));
         machine.describe(standalone.name(), HostAndPort.from(redis));
         contenders.add(open(new ClaimedOutboxContender(standalone, timeout), resources));
+        for (int keys : orderingKeys) {
+          contenders.add(open(new ClaimedOutboxContender(RedisBackend.standalone(HostAndPort.from(redis)), timeout, keys),
+              resources));
+        }
       }
       if (!cluster.equals("none")) {
         contenders.add(open(new ClaimedOutboxContender(

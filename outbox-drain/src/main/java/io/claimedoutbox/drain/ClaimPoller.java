@@ -6,8 +6,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * once; when the pool has no room (every handler busy and the buffer full) the poller parks and is
  * woken by the next entry that leaves the pool, which is not idleness. It backs off only when the
  * store returned fewer entries than asked: {@code minIdle} after a short batch, then doubling up
- * to {@code maxIdle} while the store keeps returning nothing.
+ * to {@code maxIdle} while the store keeps returning nothing. One thing cuts that wait short: an
+ * entry with an ordering key leaving the pool, because the next entry of its key may have become
+ * claimable — without it, a busy key would move one entry per idle wait.
  */
 final class ClaimPoller {
 
@@ -31,6 +35,10 @@ final class ClaimPoller {
   private final HandlerPool pool;
   private final ScheduledExecutorService scheduler;
   private final AtomicBoolean parked = new AtomicBoolean();
+  /** The turn scheduled after an idle backoff, while it has not started. */
+  private final AtomicReference<ScheduledFuture<?>> idleTurn = new AtomicReference<>();
+  /** Set when a keyed entry leaves the pool, cleared when a turn starts polling. */
+  private final AtomicBoolean keyReleased = new AtomicBoolean();
   private volatile boolean stopping;
   private Duration idle;
 
@@ -74,6 +82,7 @@ final class ClaimPoller {
       return;
     }
     long delayMillis;
+    keyReleased.set(false);
     try {
       Poll poll = poll();
       delayMillis = waitAfter(poll.asked(), poll.claimed()).toMillis();
@@ -94,9 +103,25 @@ final class ClaimPoller {
     return room <= 0 || (room < settings.batchSize() && pool.hasWaiting());
   }
 
-  /** An entry left the pool: a parked poller polls again. */
-  void roomFreed() {
+  /**
+   * An entry left the pool: a parked poller polls again, and so does one waiting out an idle
+   * backoff when the entry had an ordering key (its successor may be claimable now).
+   */
+  void released(InFlightEntry entry) {
     if (parked.get() && !mustWaitForRoom() && parked.compareAndSet(true, false)) {
+      execute(this::loop);
+      return;
+    }
+    if (entry.claim().snapshot().message().orderingKey().isPresent()) {
+      keyReleased.set(true);
+      wakeFromIdle();
+    }
+  }
+
+  /** Cancelling the pending turn decides the race with it: only one of the two ever runs the loop. */
+  private void wakeFromIdle() {
+    ScheduledFuture<?> pending = idleTurn.getAndSet(null);
+    if (pending != null && pending.cancel(false)) {
       execute(this::loop);
     }
   }
@@ -113,6 +138,11 @@ final class ClaimPoller {
     return current;
   }
 
+  private void turnAfterIdle() {
+    idleTurn.set(null);
+    loop();
+  }
+
   void stop() {
     stopping = true;
   }
@@ -127,7 +157,11 @@ final class ClaimPoller {
 
   private void schedule(long delayMillis) {
     try {
-      scheduler.schedule(this::loop, delayMillis, TimeUnit.MILLISECONDS);
+      idleTurn.set(scheduler.schedule(this::turnAfterIdle, delayMillis, TimeUnit.MILLISECONDS));
+      // A key released while this turn polled was not seen by its wake-up (no idle turn yet).
+      if (keyReleased.get()) {
+        wakeFromIdle();
+      }
     } catch (RejectedExecutionException shutDown) {
       LOG.debug("Outbox drain {} scheduler is shut down", settings.worker());
     }

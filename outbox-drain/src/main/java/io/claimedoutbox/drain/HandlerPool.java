@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -39,7 +40,7 @@ final class HandlerPool {
   private final Executor executor;
   private final LeaseKeeper leaseKeeper;
   private final ResultRecorder recorder;
-  private final Runnable onRelease;
+  private final Consumer<InFlightEntry> onRelease;
   private final Map<EntryId, InFlightEntry> inFlight = new ConcurrentHashMap<>();
   private final Object emptied = new Object();
   private final AtomicInteger waiting = new AtomicInteger();
@@ -57,7 +58,7 @@ final class HandlerPool {
   private volatile boolean forcedStop;
 
   HandlerPool(DrainSettings settings, OutboxClaimOutcomeStore store, OutboxMessageHandler handler,
-      Executor executor, Runnable onRelease) {
+      Executor executor, Consumer<InFlightEntry> onRelease) {
     this.settings = settings;
     this.handler = handler;
     this.executor = executor;
@@ -175,7 +176,7 @@ final class HandlerPool {
     synchronized (emptied) {
       emptied.notifyAll();
     }
-    onRelease.run();
+    onRelease.accept(entry);
   }
 
   void stopping() {

@@ -76,7 +76,7 @@ public final class OutboxDrain implements AutoCloseable {
     this.scheduler = b.scheduler != null ? b.scheduler : Executors.newSingleThreadScheduledExecutor(
         runnable -> daemon(runnable, "outbox-drain-" + number + "-scheduler"));
     ClaimPoller[] wakeUp = new ClaimPoller[1];
-    this.pool = new HandlerPool(settings, b.store, b.handler, handlers, () -> wakeUp[0].roomFreed());
+    this.pool = new HandlerPool(settings, b.store, b.handler, handlers, entry -> wakeUp[0].released(entry));
     this.poller = new ClaimPoller(b.store, settings, pool, scheduler);
     wakeUp[0] = poller;
   }

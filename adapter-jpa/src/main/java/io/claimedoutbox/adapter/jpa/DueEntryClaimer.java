@@ -67,7 +67,7 @@ abstract class DueEntryClaimer {
     if (locksRows() && !dialect.checksKeysWhileLocking()) {
       return lockedByIds(connection, now, dueIds(connection, now, limit));
     }
-    try (PreparedStatement select = connection.prepareStatement(EntryRows.dueQuery(locksRows()))) {
+    try (PreparedStatement select = connection.prepareStatement(EntryRows.dueQuery(dialect, locksRows()))) {
       dialect.setInstant(select, 1, now);
       select.setInt(2, limit);
       return read(select);
@@ -75,7 +75,7 @@ abstract class DueEntryClaimer {
   }
 
   private List<String> dueIds(Connection connection, Instant now, int limit) throws SQLException {
-    try (PreparedStatement select = connection.prepareStatement(EntryRows.dueIdsQuery())) {
+    try (PreparedStatement select = connection.prepareStatement(EntryRows.dueIdsQuery(dialect))) {
       dialect.setInstant(select, 1, now);
       select.setInt(2, limit);
       List<String> ids = new ArrayList<>();

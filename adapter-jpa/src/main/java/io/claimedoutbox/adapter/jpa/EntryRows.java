@@ -52,23 +52,26 @@ final class EntryRows {
   private EntryRows() {}
 
   /**
-   * An entry may be claimed only while no earlier entry of its ordering key is unfinished
-   * ({@code due_at} is set for pending, claimed and failed rows); the {@code outbox_entry_key_order}
-   * index answers it. Append order is creation time, then id.
+   * An entry may be claimed only while no earlier entry of its ordering key is unfinished. The
+   * subquery reads {@code unfinishedKeyColumn} ({@link SqlDialect#unfinishedKeyColumn}): a column
+   * whose index holds only unfinished rows, so the probe finds the key's first unfinished entry at
+   * once however many finished ones the key has. Append order is creation time, then id.
    */
-  private static final String FIRST_OF_ITS_KEY = "(e.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM outbox_entry p"
-      + " WHERE p.ordering_key = e.ordering_key AND p.due_at IS NOT NULL"
-      + " AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.id < e.id))))";
+  private static String firstOfItsKey(SqlDialect dialect) {
+    String key = "p." + dialect.unfinishedKeyColumn();
+    return "(e.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM outbox_entry p WHERE " + key + " = e.ordering_key"
+        + " AND p.due_at IS NOT NULL AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.id < e.id))))";
+  }
 
   /** Oldest due first, the order the {@code outbox_entry_due} index serves; each the first of its key. */
-  static String dueQuery(boolean lockSkippingLocked) {
-    return "SELECT " + COLUMNS + " FROM outbox_entry e WHERE e.due_at <= ? AND " + FIRST_OF_ITS_KEY
+  static String dueQuery(SqlDialect dialect, boolean lockSkippingLocked) {
+    return "SELECT " + COLUMNS + " FROM outbox_entry e WHERE e.due_at <= ? AND " + firstOfItsKey(dialect)
         + " ORDER BY e.due_at, e.id LIMIT ?" + (lockSkippingLocked ? " FOR UPDATE SKIP LOCKED" : "");
   }
 
   /** The due ids a claim may take, read without locks (the first step where locks and subqueries do not mix). */
-  static String dueIdsQuery() {
-    return "SELECT e.id FROM outbox_entry e WHERE e.due_at <= ? AND " + FIRST_OF_ITS_KEY
+  static String dueIdsQuery(SqlDialect dialect) {
+    return "SELECT e.id FROM outbox_entry e WHERE e.due_at <= ? AND " + firstOfItsKey(dialect)
         + " ORDER BY e.due_at, e.id LIMIT ?";
   }
 

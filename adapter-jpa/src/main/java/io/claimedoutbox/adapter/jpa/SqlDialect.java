@@ -59,6 +59,16 @@ enum SqlDialect {
     return this != MARIADB;
   }
 
+  /**
+   * The column the ordering-key probe looks a key up in. PostgreSQL indexes {@code ordering_key}
+   * partially, on unfinished rows only; MariaDB and H2 have no partial indexes, so their schema adds
+   * {@code unfinished_key}, generated as the ordering key while {@code due_at} is set and NULL after,
+   * and indexes that — otherwise the probe would walk past every finished entry of the key.
+   */
+  String unfinishedKeyColumn() {
+    return this == POSTGRESQL ? "ordering_key" : "unfinished_key";
+  }
+
   void setInstant(PreparedStatement statement, int index, Instant instant) throws SQLException {
     if (instant == null) {
       statement.setNull(index, zonedTimestamps ? Types.TIMESTAMP_WITH_TIMEZONE : Types.TIMESTAMP);

@@ -4,7 +4,9 @@ import static com.mongodb.client.model.Filters.and;
 import static com.mongodb.client.model.Filters.eq;
 import static com.mongodb.client.model.Filters.exists;
 import static com.mongodb.client.model.Filters.in;
+import static com.mongodb.client.model.Filters.gt;
 import static com.mongodb.client.model.Filters.lte;
+import static com.mongodb.client.model.Filters.or;
 
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
@@ -51,9 +53,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Date;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -208,54 +210,63 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
     return claims;
   }
 
-  /** How many pages of due documents one claim reads at most while later entries of busy keys fill them. */
-  private static final int MAX_PAGES = 8;
-
   /**
    * The oldest due documents, each decoded (a damaged one fails the claim before anything is
-   * written), and each the first unfinished entry of its ordering key: a page that later entries of
-   * busy keys fill is followed by the next, up to {@value #MAX_PAGES} pages.
+   * written), each the first unfinished entry of its ordering key. Held-back entries are passed over
+   * and pages read on (by position in the due order, not by skipping) until enough are found or
+   * nothing is due, so no backlog of one key hides other entries; each key's first entry is looked
+   * up once per claim.
    */
-  private List<OutboxEntry> claimable(WorkerId worker, Instant now, int maxEntries) {
+  private Collection<OutboxEntry> claimable(WorkerId worker, Instant now, int maxEntries) {
     List<OutboxEntry> claimable = new ArrayList<>();
-    for (int page = 0; page < MAX_PAGES && claimable.size() < maxEntries; page++) {
-      int skip = page * maxEntries;
-      List<OutboxEntry> candidates = new ArrayList<>();
-      run("read due entries for " + worker, () -> collection.find(lte(EntryDocuments.DUE_AT, Date.from(now)))
+    Map<String, EntryId> firstOfKey = new HashMap<>();
+    Bson due = lte(EntryDocuments.DUE_AT, Date.from(now));
+    Bson after = due;
+    while (claimable.size() < maxEntries) {
+      Bson filter = after;
+      List<OutboxEntry> page = new ArrayList<>();
+      run("read due entries for " + worker, () -> collection.find(filter)
               .sort(Sorts.ascending(EntryDocuments.DUE_AT, EntryDocuments.ID))
-              .skip(skip)
               .limit(maxEntries)
               .into(new ArrayList<>()))
-          .forEach(document -> candidates.add(EntryDocuments.toEntry(document)));
-      Set<EntryId> firstOfTheirKeys = firstOfTheirKeys(candidates);
-      candidates.stream()
-          .filter(entry -> entry.message().orderingKey().isEmpty() || firstOfTheirKeys.contains(entry.id()))
-          .limit(maxEntries - claimable.size())
-          .forEach(claimable::add);
-      if (candidates.size() < maxEntries) {
+          .forEach(document -> page.add(EntryDocuments.toEntry(document)));
+      lookUpFirstOfKeys(page, firstOfKey);
+      for (OutboxEntry entry : page) {
+        boolean first = entry.message().orderingKey().map(key -> entry.id().equals(firstOfKey.get(key))).orElse(true);
+        if (first && claimable.size() < maxEntries) {
+          claimable.add(entry);
+        }
+      }
+      if (page.size() < maxEntries) {
         break;
       }
+      OutboxEntry last = page.get(page.size() - 1);
+      Date lastDue = Date.from(last.dueAt().orElseThrow());
+      after = and(due, or(gt(EntryDocuments.DUE_AT, lastDue),
+          and(eq(EntryDocuments.DUE_AT, lastDue), gt(EntryDocuments.ID, last.id().value()))));
     }
     return claimable;
   }
 
   /**
-   * Of the keyed candidates, the ones that are the first unfinished entry of their key: one
-   * aggregation over the ordering-key index for all the batch's keys.
+   * Adds the first unfinished entry of every key in {@code page} not looked up yet: one aggregation
+   * over the ordering-key index for all of them.
    */
-  private Set<EntryId> firstOfTheirKeys(List<OutboxEntry> candidates) {
-    List<String> keys = candidates.stream().flatMap(entry -> entry.message().orderingKey().stream()).distinct().toList();
+  private void lookUpFirstOfKeys(List<OutboxEntry> page, Map<String, EntryId> firstOfKey) {
+    List<String> keys = page.stream()
+        .flatMap(entry -> entry.message().orderingKey().stream())
+        .filter(key -> !firstOfKey.containsKey(key))
+        .distinct()
+        .toList();
     if (keys.isEmpty()) {
-      return Set.of();
+      return;
     }
-    Set<EntryId> first = new HashSet<>();
     run("read the first entry of " + keys.size() + " ordering keys", () -> collection.aggregate(List.of(
             Aggregates.match(and(in(EntryDocuments.ORDERING_KEY, keys), exists(EntryDocuments.DUE_AT))),
             Aggregates.sort(Sorts.ascending(EntryDocuments.ORDERING_KEY, EntryDocuments.CREATED_AT, EntryDocuments.ID)),
             Aggregates.group("$" + EntryDocuments.ORDERING_KEY, Accumulators.first("first", "$" + EntryDocuments.ID))))
         .into(new ArrayList<>()))
-        .forEach(group -> first.add(EntryId.of(group.getString("first"))));
-    return first;
+        .forEach(group -> firstOfKey.put(group.getString("_id"), EntryId.of(group.getString("first"))));
   }
 
   @Override

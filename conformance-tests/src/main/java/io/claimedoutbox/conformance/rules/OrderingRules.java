@@ -12,9 +12,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** Rules O1–O3: ordering keys. */
+/** Rules O1–O4: ordering keys. */
 public abstract class OrderingRules extends ConformanceTestBase {
 
   private OutboxEntry keyed(String key, String topic) {
@@ -77,5 +78,28 @@ public abstract class OrderingRules extends ConformanceTestBase {
 
     RuleCheck.requireEqual(Rule.O3, "claimed after the lease of the first expired", Set.of(head.id()),
         claimAll("worker-bob"));
+  }
+
+  @Test
+  void o4_heldBackEntriesNeverHideClaimableOnes() {
+    keyed("customer-1", "a1");
+    OutboxEntry failing = keyed("customer-2", "b1");
+    List<Claim> firstClaims = store.claimDue(ALICE, 2, LEASE);
+    store.tryMarkClaimFailed(claimOf(firstClaims, failing), new RetryableFailure(clock.instant().plusSeconds(5), "later"));
+    store.appendAll(IntStream.range(0, 50)
+        .mapToObj(i -> message("later-" + i).withOrderingKey(i % 2 == 0 ? "customer-1" : "customer-2"))
+        .toList());
+    OutboxEntry unkeyed = store.append(message("free"));
+    OutboxEntry otherKey = keyed("customer-3", "c1");
+
+    RuleCheck.requireEqual(Rule.O4, "claimed in a batch of 2 behind 50 held-back entries",
+        Set.of(unkeyed.id(), otherKey.id()), ids(store.claimDue(BOB, 2, LEASE)));
+    clock.advance(Duration.ofSeconds(6));
+    RuleCheck.requireEqual(Rule.O4, "claimed in a batch of 2 once the failed first entry's retry is due, its"
+        + " retry later than its key's 25 later entries", Set.of(failing.id()), ids(store.claimDue(BOB, 2, LEASE)));
+  }
+
+  private static Set<EntryId> ids(List<Claim> claims) {
+    return claims.stream().map(Claim::entryId).collect(Collectors.toSet());
   }
 }

@@ -2,7 +2,9 @@
 -- decodes every candidate before it writes anything, so a damaged row fails the whole batch with
 -- nothing written. An entry with an ordering key is a candidate only while it is the first member of
 -- its key's index ({prefix:s}:k:<key>, named from the due index's hash tag): the key's first
--- unfinished entry. Later entries of busy keys are passed over, reading on, up to 8 pages.
+-- unfinished entry. Held-back entries are passed over and reading goes on until enough candidates
+-- are found or the index ends, so no backlog of one key can hide other entries; a key found held
+-- back once costs one HGET per further entry of it.
 -- KEYS[1]  due index, KEYS[2] in-flight index
 -- ARGV[1]  now (epoch millis), ARGV[2] how many, ARGV[3] entry key prefix
 -- Returns {'OK', candidate...}: one {id, due millis, HGETALL...} per candidate, from both indexes
@@ -11,37 +13,58 @@
 local tag = (string.gsub(KEYS[1], 'due$', ''))
 local wanted = tonumber(ARGV[2])
 local found = {'OK'}
+-- ordering key to its first unfinished entry, for keys found holding an entry back
+local firstOfKey = {}
 
-local function firstOfItsKey(id, hash)
+local function orderingKeyOf(hash)
   for f = 1, #hash, 2 do
     if hash[f] == 'orderingKey' then
-      local first = redis.call('ZRANGE', tag .. 'k:' .. hash[f + 1], 0, 0)
-      return first[1] == id
+      return hash[f + 1]
     end
   end
-  return true
+  return nil
+end
+
+-- Whether a key already found holding entries back holds this one too: one HGET instead of HGETALL,
+-- and nothing at all while no key was found holding anything back.
+local function heldBackByKnownKey(id)
+  if next(firstOfKey) == nil then
+    return false
+  end
+  local key = redis.call('HGET', ARGV[3] .. id, 'orderingKey')
+  return key and firstOfKey[key] ~= nil and firstOfKey[key] ~= id
 end
 
 for _, index in ipairs(KEYS) do
   local taken = 0
-  for page = 0, 7 do
-    local due = redis.call('ZRANGE', index, '-inf', ARGV[1], 'BYSCORE', 'LIMIT', page * wanted, wanted, 'WITHSCORES')
+  local offset = 0
+  while taken < wanted do
+    local due = redis.call('ZRANGE', index, '-inf', ARGV[1], 'BYSCORE', 'LIMIT', offset, wanted, 'WITHSCORES')
     for i = 1, #due, 2 do
-      local hash = redis.call('HGETALL', ARGV[3] .. due[i])
-      if #hash == 0 then
-        redis.call('ZREM', index, due[i])
-      elseif taken < wanted and firstOfItsKey(due[i], hash) then
-        local candidate = {due[i], due[i + 1]}
-        for _, value in ipairs(hash) do
-          candidate[#candidate + 1] = value
+      local id = due[i]
+      if taken < wanted and not heldBackByKnownKey(id) then
+        local hash = redis.call('HGETALL', ARGV[3] .. id)
+        local key = orderingKeyOf(hash)
+        -- nil when the key has no index (an entry appended before ordering keys were indexed): not held
+        local first = key and redis.call('ZRANGE', tag .. 'k:' .. key, 0, 0)[1]
+        if #hash == 0 then
+          redis.call('ZREM', index, id)
+        elseif first and first ~= id then
+          firstOfKey[key] = first
+        else
+          local candidate = {id, due[i + 1]}
+          for _, value in ipairs(hash) do
+            candidate[#candidate + 1] = value
+          end
+          found[#found + 1] = candidate
+          taken = taken + 1
         end
-        found[#found + 1] = candidate
-        taken = taken + 1
       end
     end
-    if taken >= wanted or #due < 2 * wanted then
+    if #due < 2 * wanted then
       break
     end
+    offset = offset + wanted
   end
 end
 return found

@@ -1,0 +1,61 @@
+package io.claimedoutbox.drain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.claimedoutbox.conformance.MutableClock;
+import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
+import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.port.TransitionWriteHook;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A busy ordering key: every claim finds one entry of it, so every poll is short and the poller
+ * would wait out its idle backoff after each entry. Finishing a keyed entry wakes it instead.
+ */
+@DisplayName("The drain: one ordering key moves without idle waits, in append order")
+class OrderingKeyDrainTest {
+
+  private static final int ENTRIES = 30;
+
+  @Test
+  void aBusyKeyDrainsInAppendOrderWithoutWaitingOutTheIdleBackoff() throws InterruptedException {
+    InMemoryOutboxStore store = new InMemoryOutboxStore(
+        new MutableClock(Instant.parse("2030-01-01T00:00:00Z")), TransitionWriteHook.NONE);
+    List<String> appended = IntStream.range(0, ENTRIES).mapToObj(i -> "event-" + i).toList();
+    store.appendAll(appended.stream()
+        .map(text -> OutboxMessage.of("orders", text.getBytes(StandardCharsets.UTF_8)).withOrderingKey("order-42"))
+        .toList());
+    List<String> delivered = new CopyOnWriteArrayList<>();
+    CountDownLatch allDelivered = new CountDownLatch(ENTRIES);
+    OutboxDrain drain = OutboxDrain.builder(store, message -> {
+          delivered.add(new String(message.entry().message().payload(), StandardCharsets.UTF_8));
+          allDelivered.countDown();
+        })
+        .workerId(WorkerId.of("keyed-drain"))
+        .concurrency(4)
+        // An hour between polls after a short batch: without the wake-up only the first entry would
+        // be delivered within the test's patience.
+        .idleBackoff(Duration.ofHours(1), Duration.ofHours(1))
+        .build();
+
+    drain.start();
+    try {
+      assertThat(allDelivered.await(30, TimeUnit.SECONDS))
+          .as("all %d entries of one key delivered; delivered so far: %s", ENTRIES, delivered)
+          .isTrue();
+    } finally {
+      drain.stop(Duration.ofSeconds(5));
+    }
+    assertThat(delivered).containsExactlyElementsOf(appended);
+  }
+}

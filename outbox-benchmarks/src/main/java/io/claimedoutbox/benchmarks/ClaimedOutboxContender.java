@@ -57,7 +57,8 @@ final class ClaimedOutboxContender implements Contender {
   @Override
   public String name() {
     return orderingKeys == 0 ? BenchmarkReport.OURS
-        : String.format(java.util.Locale.ROOT, "%s, %,d ordering keys", BenchmarkReport.OURS, orderingKeys);
+        : String.format(java.util.Locale.ROOT, "%s, %,d ordering key%s", BenchmarkReport.OURS, orderingKeys,
+            orderingKeys == 1 ? "" : "s");
   }
 
   @Override

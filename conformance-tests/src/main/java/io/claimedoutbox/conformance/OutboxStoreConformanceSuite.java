@@ -7,6 +7,7 @@ import io.claimedoutbox.conformance.rules.ClaimingRules;
 import io.claimedoutbox.conformance.rules.CompatibilityRules;
 import io.claimedoutbox.conformance.rules.ConcurrentHistoryRules;
 import io.claimedoutbox.conformance.rules.FaultRules;
+import io.claimedoutbox.conformance.rules.OperationRules;
 import io.claimedoutbox.conformance.rules.OrderingRules;
 import io.claimedoutbox.conformance.rules.TransitionOutcomeRules;
 import org.junit.jupiter.api.DisplayName;
@@ -55,6 +56,16 @@ public abstract class OutboxStoreConformanceSuite {
   @Nested
   @DisplayName("O · ordering keys")
   class Ordering extends OrderingRules {
+    @Override
+    protected OutboxStoreFixture fixture() {
+      return OutboxStoreConformanceSuite.this.fixture();
+    }
+  }
+
+  /** Rules M1–M6. */
+  @Nested
+  @DisplayName("M · operations: counts, dead letters, requeue, purge")
+  class Operations extends OperationRules {
     @Override
     protected OutboxStoreFixture fixture() {
       return OutboxStoreConformanceSuite.this.fixture();

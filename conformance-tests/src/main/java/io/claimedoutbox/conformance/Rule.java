@@ -63,6 +63,28 @@ public enum Rule {
       "that a claim reads past held-back entries until it has enough or nothing is due, instead of stopping"
           + " after a fixed window of the due order"),
 
+  M1(Level.OPTIONAL, "countByStatus counts every status exactly, and oldestDueAge is the wait of the earliest"
+      + " due entry: none while nothing is due, a pending entry from its available time, an expired claim from"
+      + " its lease end, never a live claim",
+      "the store's OutboxOperations: counts grouped by the stored status, the age from the due time on the store's"
+          + " clock (a store without OutboxOperations reports M1-M5 skipped)"),
+  M2(Level.OPTIONAL, "deadLetters lists only dead-lettered entries, in id order, by topic when asked, a page"
+      + " at a time after the last id of the previous page",
+      "the dead-letter query's filter on status and topic, its order by id and the id it starts after"),
+  M3(Level.OPTIONAL, "requeue puts a dead letter back, due now, with a raised claim generation: the old holder's"
+      + " transition is STALE_CLAIM and writes nothing; a non-dead entry is NOT_DEAD_LETTERED and untouched; a"
+      + " missing one MISSING",
+      "that the requeue is one conditional write on the dead-lettered status that raises the claim generation"),
+  M4(Level.OPTIONAL, "A requeued entry with an ordering key holds its key again: later entries of the key wait"
+      + " until it is finished; requeueAll by topic requeues that topic's dead letters only",
+      "that the requeue puts a keyed entry back in its key's order (an index of unfinished entries per key)"),
+  M5(Level.OPTIONAL, "purgeFinished deletes finished entries older than the age, oldest first, at most a batch;"
+      + " never an unfinished, recent or requeued one; purgeAll repeats until a batch comes back short",
+      "the purge's filter (finished status, last write before now minus the age), its order and its limit"),
+  M6(Level.OPTIONAL, "The operations reject bad arguments (null query or id, negative age, batch size 0 or above"
+      + " the maximum) naming the argument, before any I/O: nothing is deleted or requeued",
+      "that OperationArguments runs first in every operation"),
+
   T1(Level.REQUIRED, "APPLIED carries the entry exactly as written: next revision, this write's"
       + " stamp, the new status, equal to the stored row",
       "that the result is built from the written row and the compare-and-set committed"),

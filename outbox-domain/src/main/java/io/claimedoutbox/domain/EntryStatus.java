@@ -12,7 +12,11 @@ public enum EntryStatus {
   FAILED,
   /** Terminal: the message was delivered. Never changes again. */
   DELIVERED,
-  /** Terminal: given up on. Never changes again. */
+  /**
+   * Terminal for workers: given up on. No claim or transition changes it again; only an operator's
+   * requeue ({@link OutboxEntry#requeued}) puts it back as {@link #PENDING}, fenced by a new claim
+   * generation.
+   */
   DEAD_LETTERED;
 
   /**

@@ -131,6 +131,32 @@ public final class OutboxEntry {
         .build();
   }
 
+  /**
+   * The dead-lettered entry put back in the queue by an operator: {@code PENDING}, due at
+   * {@code now}, attempts counted from zero again, the claim generation raised by one (so a worker
+   * still holding an old claim gets {@code STALE_CLAIM}, never {@code APPLIED}), the last error kept.
+   *
+   * @param now the requeue time
+   * @param stamp the requeue write's stamp
+   * @return the requeued entry at the next revision
+   * @throws IllegalStateException if the entry is not {@code DEAD_LETTERED}
+   */
+  public OutboxEntry requeued(Instant now, WriteStamp stamp) {
+    Arguments.requireNonNull(now, "now");
+    if (status != EntryStatus.DEAD_LETTERED) {
+      throw new IllegalStateException("entry " + id + " is " + status + ", only a dead letter can be requeued");
+    }
+    return toBuilder()
+        .status(EntryStatus.PENDING)
+        .attempts(0)
+        .availableAt(now)
+        .claimGeneration(claimGeneration + 1)
+        .currentClaim(null)
+        .updatedAt(now)
+        .nextRevision(stamp)
+        .build();
+  }
+
   /** @return the id */
   public EntryId id() {
     return id;

@@ -10,7 +10,12 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.DeadLetterQuery;
+import io.claimedoutbox.port.OperationArguments;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.OutboxOperations;
+import io.claimedoutbox.port.RequeueResult;
+import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.StoreTimeClock;
@@ -57,7 +62,7 @@ import org.hibernate.Session;
  * <p>Thread-safe: every call borrows its own connection. Appends that must join the caller's
  * transaction use {@link #appendWithin}.
  */
-public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
+public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOperations {
 
   private final JdbcAccess jdbc;
   private final SqlDialect dialect;
@@ -65,6 +70,7 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
   private final DueEntryClaimer claimer;
   private final ClaimLocking claimLocking;
   private final SqlTransitions transitions;
+  private final SqlOperations operations;
 
   private JpaOutboxStore(Builder builder) {
     this.jdbc = new JdbcAccess(builder.factory);
@@ -76,6 +82,7 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
     this.claimer = claimLocking == ClaimLocking.SKIP_LOCKED
         ? new SkipLockedClaimer(jdbc, dialect) : new OptimisticClaimer(jdbc, dialect);
     this.transitions = new SqlTransitions(jdbc, dialect, clock);
+    this.operations = new SqlOperations(jdbc, dialect, clock);
   }
 
   /**
@@ -199,6 +206,59 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore {
   public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> batch) {
     List<ClaimTransition> checked = StoreArguments.checkTransitionAll(batch);
     return checked.isEmpty() ? List.of() : transitions.apply(checked);
+  }
+
+  @Override
+  public StatusCounts countByStatus() {
+    try {
+      return operations.countByStatus();
+    } catch (SQLException failure) {
+      throw JdbcAccess.failure("count entries by status", failure);
+    }
+  }
+
+  @Override
+  public Optional<Duration> oldestDueAge() {
+    try {
+      return operations.oldestDueAge();
+    } catch (SQLException failure) {
+      throw JdbcAccess.failure("read the oldest due time", failure);
+    }
+  }
+
+  @Override
+  public List<OutboxEntry> deadLetters(DeadLetterQuery query) {
+    OperationArguments.check(query);
+    try {
+      return operations.deadLetters(query);
+    } catch (SQLException failure) {
+      throw JdbcAccess.failure("list dead letters", failure);
+    }
+  }
+
+  @Override
+  public RequeueResult requeue(EntryId id) {
+    OperationArguments.checkId(id);
+    try {
+      return operations.requeue(id);
+    } catch (SQLException failure) {
+      throw JdbcAccess.failure("requeue " + id, failure);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One statement over an index of finished rows only (migration V3), so claims never wait on it.
+   */
+  @Override
+  public int purgeFinished(Duration olderThan, int batchSize) {
+    OperationArguments.checkPurge(olderThan, batchSize);
+    try {
+      return operations.purgeFinished(olderThan, batchSize);
+    } catch (SQLException failure) {
+      throw JdbcAccess.failure("purge finished entries", failure);
+    }
   }
 
   /** The database server's time: one query. */

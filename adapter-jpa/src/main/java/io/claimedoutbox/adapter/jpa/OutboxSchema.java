@@ -24,7 +24,8 @@ public final class OutboxSchema {
   /** The classpath folder holding one sub-folder of migrations per database. */
   public static final String RESOURCE_ROOT = "io/claimedoutbox/adapter/jpa/schema";
 
-  private static final List<String> MIGRATIONS = List.of("V1__create_outbox_entry.sql", "V2__ordering_key_index.sql");
+  private static final List<String> MIGRATIONS = List.of("V1__create_outbox_entry.sql", "V2__ordering_key_index.sql",
+      "V3__operations_indexes.sql");
 
   private OutboxSchema() {}
 

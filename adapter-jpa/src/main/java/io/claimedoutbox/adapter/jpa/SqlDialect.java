@@ -79,6 +79,43 @@ enum SqlDialect {
     }
   }
 
+  /**
+   * The condition that picks dead letters with ids after the one bound: PostgreSQL's partial index
+   * holds dead letters' ids in byte order ({@code COLLATE "C"}, the order of {@code String}); MariaDB
+   * and H2 index the generated {@code dead_letter_id}, set only on dead letters.
+   */
+  String deadLetterAfter() {
+    return this == POSTGRESQL ? "status = 'DEAD_LETTERED' AND (id COLLATE \"C\") > ?" : "dead_letter_id > ?";
+  }
+
+  /** The order of {@link #deadLetterAfter()}'s index. */
+  String deadLetterOrder() {
+    return this == POSTGRESQL ? "(id COLLATE \"C\")" : "dead_letter_id";
+  }
+
+  /**
+   * One purge batch: finished rows whose last write is before the bound cutoff, oldest first, at
+   * most the bound limit. PostgreSQL picks them once, in a materialized CTE (a limited {@code IN}
+   * subquery may be run again per row and delete more than the limit), with {@code SKIP LOCKED}, and checks the cutoff again
+   * on the row it deletes (a dead letter requeued meanwhile is then left alone); MariaDB deletes in
+   * one ordered, limited statement; H2 picks them in a subquery.
+   */
+  String purgeStatement() {
+    return switch (this) {
+      case POSTGRESQL -> "WITH picked AS MATERIALIZED (SELECT id FROM outbox_entry WHERE due_at IS NULL"
+          + " AND updated_at < ? ORDER BY updated_at LIMIT ? FOR UPDATE SKIP LOCKED)"
+          + " DELETE FROM outbox_entry USING picked WHERE outbox_entry.id = picked.id AND due_at IS NULL AND updated_at < ?";
+      case MARIADB -> "DELETE FROM outbox_entry WHERE finished_at < ? ORDER BY finished_at LIMIT ?";
+      case OTHER -> "DELETE FROM outbox_entry WHERE id IN (SELECT id FROM outbox_entry WHERE finished_at < ?"
+          + " ORDER BY finished_at LIMIT ?)";
+    };
+  }
+
+  /** Whether {@link #purgeStatement()} binds the cutoff a second time, third. */
+  boolean purgeRechecksCutoff() {
+    return this == POSTGRESQL;
+  }
+
   /** The query that reads the server's current time, to the microsecond where the server keeps it. */
   String currentTimeQuery() {
     return switch (this) {

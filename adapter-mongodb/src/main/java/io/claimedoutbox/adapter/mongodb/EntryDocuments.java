@@ -23,7 +23,8 @@ import org.bson.types.Binary;
 
 /**
  * The stored document of one entry and its decoding. Field names are the constants below, which are
- * {@link EntryFields}' but for {@code _id} and the index key {@code dueAt}; headers
+ * {@link EntryFields}' but for {@code _id} and the index keys {@code dueAt} (set while unfinished)
+ * and {@code finishedAt} (set once finished: the last write's time); headers
  * are an array of {@code {name, value}} pairs, because header names may contain dots and dollars
  * that a sub-document's keys may not.
  */
@@ -42,6 +43,7 @@ final class EntryDocuments {
   static final String AVAILABLE_AT = EntryFields.AVAILABLE_AT;
   /** The due index's key: the available or retry time, or the lease end; absent for terminal entries. */
   static final String DUE_AT = "dueAt";
+  static final String FINISHED_AT = "finishedAt";
   static final String CLAIM_GENERATION = EntryFields.CLAIM_GENERATION;
   static final String OWNER = EntryFields.OWNER;
   static final String TOKEN_NONCE = EntryFields.TOKEN_NONCE;
@@ -54,7 +56,7 @@ final class EntryDocuments {
   static final String REVISION = EntryFields.REVISION;
 
   /** The optional fields: absent from the document when the entry has no value for them. */
-  static final List<String> OPTIONAL_FIELDS = List.of(ORDERING_KEY, DUE_AT, OWNER, TOKEN_NONCE,
+  static final List<String> OPTIONAL_FIELDS = List.of(ORDERING_KEY, DUE_AT, FINISHED_AT, OWNER, TOKEN_NONCE,
       CLAIMED_AT, LEASE_UNTIL, LAST_ERROR, PROGRESS, DELIVERY_RECEIPT, WRITE_STAMP);
 
   private EntryDocuments() {}
@@ -75,6 +77,9 @@ final class EntryDocuments {
         .append(REVISION, entry.revision());
     message.orderingKey().ifPresent(key -> document.append(ORDERING_KEY, key));
     entry.dueAt().ifPresent(due -> document.append(DUE_AT, Date.from(due)));
+    if (entry.status().isTerminal()) {
+      document.append(FINISHED_AT, Date.from(entry.updatedAt()));
+    }
     entry.currentClaim().ifPresent(claim -> document
         .append(OWNER, claim.owner().value())
         .append(TOKEN_NONCE, claim.token().nonce().toString())

@@ -44,7 +44,12 @@ import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.LostAcknowledgement;
 import io.claimedoutbox.port.NewEntries;
+import io.claimedoutbox.port.DeadLetterQuery;
+import io.claimedoutbox.port.OperationArguments;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.OutboxOperations;
+import io.claimedoutbox.port.RequeueResult;
+import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
@@ -94,15 +99,20 @@ import org.bson.conversions.Bson;
  * <p>Every read that decides an outcome goes to the primary; writes use the configured write
  * concern (majority by default).
  */
-public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
+public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOperations {
 
   /** The name of the due index {@link #createIndexes()} creates. */
   public static final String DUE_INDEX = "outbox_due";
   /** The name of the ordering-key index {@link #createIndexes()} creates. */
   public static final String KEY_ORDER_INDEX = "outbox_key_order";
+  /** The name of the index of finished entries by their last write, for the purge. */
+  public static final String FINISHED_INDEX = "outbox_finished";
+  /** The name of the index of dead letters by id, for the dead-letter list. */
+  public static final String DEAD_LETTER_INDEX = "outbox_dead_letters";
 
   private final MongoCollection<Document> collection;
   private final Clock clock;
+  private final MongoOperations operations;
 
   private MongoOutboxStore(Builder builder, MongoClient client) {
     this.collection = client.getDatabase(builder.databaseName)
@@ -111,6 +121,7 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
         .withReadPreference(ReadPreference.primary());
     this.clock = builder.storeTime == null ? builder.clock
         : StoreTimeClock.of(() -> serverNow(client, builder.databaseName), builder.storeTime);
+    this.operations = new MongoOperations(collection, clock);
   }
 
   /**
@@ -126,9 +137,10 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
   }
 
   /**
-   * Creates the two indexes if they do not exist: the due index {@code (dueAt, _id)} and the
+   * Creates the four indexes if they do not exist: the due index {@code (dueAt, _id)} and the
    * ordering-key index {@code (orderingKey, createdAt, _id)}, both partial on documents that have a
-   * {@code dueAt}, i.e. unfinished ones. Call it once at deployment, not on every start.
+   * {@code dueAt}, i.e. unfinished ones; for the operations, {@code finishedAt} partial on finished
+   * documents and {@code _id} partial on dead letters. Call it once at deployment, not on every start.
    */
   public void createIndexes() {
     run("create indexes", () -> collection.createIndex(
@@ -137,6 +149,39 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore {
     run("create indexes", () -> collection.createIndex(
         Indexes.ascending(EntryDocuments.ORDERING_KEY, EntryDocuments.CREATED_AT, EntryDocuments.ID),
         new IndexOptions().name(KEY_ORDER_INDEX).partialFilterExpression(exists(EntryDocuments.DUE_AT))));
+    run("create indexes", () -> collection.createIndex(Indexes.ascending(EntryDocuments.FINISHED_AT),
+        new IndexOptions().name(FINISHED_INDEX).partialFilterExpression(exists(EntryDocuments.FINISHED_AT))));
+    run("create indexes", () -> collection.createIndex(Indexes.ascending(EntryDocuments.ID),
+        new IndexOptions().name(DEAD_LETTER_INDEX)
+            .partialFilterExpression(eq(EntryDocuments.STATUS, EntryStatus.DEAD_LETTERED.name()))));
+  }
+
+  @Override
+  public StatusCounts countByStatus() {
+    return run("count entries by status", operations::countByStatus);
+  }
+
+  @Override
+  public Optional<Duration> oldestDueAge() {
+    return run("read the oldest due time", operations::oldestDueAge);
+  }
+
+  @Override
+  public List<OutboxEntry> deadLetters(DeadLetterQuery query) {
+    OperationArguments.check(query);
+    return run("list dead letters", () -> operations.deadLetters(query));
+  }
+
+  @Override
+  public RequeueResult requeue(EntryId id) {
+    OperationArguments.checkId(id);
+    return run("requeue " + id, () -> operations.requeue(id));
+  }
+
+  @Override
+  public int purgeFinished(Duration olderThan, int batchSize) {
+    OperationArguments.checkPurge(olderThan, batchSize);
+    return run("purge finished entries", () -> operations.purgeFinished(olderThan, batchSize));
   }
 
   @Override

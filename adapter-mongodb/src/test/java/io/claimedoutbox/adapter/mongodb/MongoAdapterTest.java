@@ -63,12 +63,20 @@ class MongoAdapterTest {
     Document due = indexes.stream().filter(index -> MongoOutboxStore.DUE_INDEX.equals(index.getString("name")))
         .findFirst().orElseThrow();
     assertThat(due.get("key", Document.class).keySet()).containsExactly("dueAt", "_id");
-    assertThat(indexes).hasSize(3);
+    assertThat(indexes).hasSize(5);
     Document keyOrder = indexes.stream().filter(index -> MongoOutboxStore.KEY_ORDER_INDEX.equals(index.getString("name")))
         .findFirst().orElseThrow();
     assertThat(keyOrder.get("key", Document.class).keySet()).containsExactly("orderingKey", "createdAt", "_id");
     assertThat(due.get("partialFilterExpression", Document.class))
         .isEqualTo(new Document("dueAt", new Document("$exists", true)));
+    Document finished = indexes.stream().filter(index -> MongoOutboxStore.FINISHED_INDEX.equals(index.getString("name")))
+        .findFirst().orElseThrow();
+    assertThat(finished.get("partialFilterExpression", Document.class))
+        .isEqualTo(new Document("finishedAt", new Document("$exists", true)));
+    Document deadLetters = indexes.stream()
+        .filter(index -> MongoOutboxStore.DEAD_LETTER_INDEX.equals(index.getString("name"))).findFirst().orElseThrow();
+    assertThat(deadLetters.get("partialFilterExpression", Document.class))
+        .isEqualTo(new Document("status", "DEAD_LETTERED"));
   }
 
   @Test
@@ -79,6 +87,7 @@ class MongoAdapterTest {
     Document raw = fixture.client.getDatabase(MongoFixtures.DATABASE)
         .getCollection(MongoFixtures.COLLECTION).find().first();
     assertThat(raw).doesNotContainKeys("dueAt", "owner", "tokenNonce", "leaseUntil");
+    assertThat(raw.getDate("finishedAt")).isEqualTo(raw.getDate("updatedAt"));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -16,6 +16,9 @@ import java.util.regex.Pattern;
  * {prefix:s}:inflight       zset      CLAIMED entry ids, scored by lease end
  * {prefix:s}:call:&lt;stamp&gt;    set       ids a claim call took, kept 10 minutes for client retries
  * {prefix:s}:k:&lt;key&gt;       zset      unfinished entry ids of one ordering key, scored by append time
+ * {prefix:s}:failed         set       FAILED entry ids (for the counts)
+ * {prefix:s}:finished       zset      DELIVERED and DEAD_LETTERED entry ids, scored by finish time (purge)
+ * {prefix:s}:dead           zset      DEAD_LETTERED entry ids, all scored 0, so ordered by id
  * </pre>
  *
  * <p>Entry ids name their shard: {@code <uuid v7>.<shard>}. The number of shards may grow later
@@ -104,6 +107,30 @@ public final class RedisKeys {
    */
   public String inflight(int shard) {
     return tag(shard) + ":inflight";
+  }
+
+  /**
+   * @param shard a shard
+   * @return the key of its set of failed entries
+   */
+  public String failed(int shard) {
+    return tag(shard) + ":failed";
+  }
+
+  /**
+   * @param shard a shard
+   * @return the key of its index of finished entries, scored by finish time
+   */
+  public String finished(int shard) {
+    return tag(shard) + ":finished";
+  }
+
+  /**
+   * @param shard a shard
+   * @return the key of its index of dead letters, ordered by id
+   */
+  public String deadLetters(int shard) {
+    return tag(shard) + ":dead";
   }
 
   String claimCall(int shard, String stamp) {

@@ -13,7 +13,12 @@ import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.LostAcknowledgement;
+import io.claimedoutbox.port.DeadLetterQuery;
+import io.claimedoutbox.port.OperationArguments;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.OutboxOperations;
+import io.claimedoutbox.port.RequeueResult;
+import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
@@ -73,17 +78,19 @@ import redis.clients.jedis.exceptions.JedisException;
  * <p>Needs Redis 6.2 or later. Thread-safe when the {@link UnifiedJedis} is (JedisPooled and
  * JedisCluster are).
  */
-public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
+public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOperations {
 
   private final UnifiedJedis redis;
   private final RedisKeys keys;
   private final Clock clock;
   private final AtomicInteger nextAppendShard = new AtomicInteger();
+  private final RedisOperations operations;
 
   private RedisOutboxStore(UnifiedJedis redis, Builder builder) {
     this.redis = redis;
     this.keys = new RedisKeys(builder.keyPrefix, builder.shards);
     this.clock = builder.storeTime == null ? builder.clock : StoreTimeClock.of(this::serverNow, builder.storeTime);
+    this.operations = new RedisOperations(redis, keys, clock, this::find);
   }
 
   /** The server's {@code TIME} (on a cluster, of the node that owns shard 0): one round trip. */
@@ -276,6 +283,46 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore {
   private static String describe(List<ClaimTransition> group) {
     ClaimTransition first = group.get(0);
     return first.kind() + " of " + first.entryId() + (group.size() > 1 ? " and " + (group.size() - 1) + " more" : "");
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One script per shard over index sizes: constant time whatever the backlog.
+   */
+  @Override
+  public StatusCounts countByStatus() {
+    return runSafely("count entries by status", operations::countByStatus);
+  }
+
+  @Override
+  public Optional<Duration> oldestDueAge() {
+    return runSafely("read the oldest due time", operations::oldestDueAge);
+  }
+
+  @Override
+  public List<OutboxEntry> deadLetters(DeadLetterQuery query) {
+    OperationArguments.check(query);
+    return runSafely("list dead letters", () -> operations.deadLetters(query));
+  }
+
+  @Override
+  public RequeueResult requeue(EntryId id) {
+    OperationArguments.checkId(id);
+    return run("requeue " + id, () -> operations.requeue(id));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Finished entries sit in an index of their own, scored by finish time; the purge reads and
+   * deletes from it only, so claims never wait behind it longer than one script of at most
+   * {@code batchSize} deletions per shard.
+   */
+  @Override
+  public int purgeFinished(Duration olderThan, int batchSize) {
+    OperationArguments.checkPurge(olderThan, batchSize);
+    return runSafely("purge finished entries", () -> operations.purgeFinished(olderThan, batchSize));
   }
 
   /**

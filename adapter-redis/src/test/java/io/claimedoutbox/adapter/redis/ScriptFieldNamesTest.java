@@ -9,6 +9,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.DisplayName;
@@ -17,12 +18,14 @@ import org.junit.jupiter.api.Test;
 /**
  * A Lua script that misspells a field fails only at run time, so this test reads every script and
  * checks each field name it uses — every quoted lower-camel-case word; commands, statuses and
- * outcomes are upper case — against the one field table the Java codec uses.
+ * outcomes are upper case — against the one field table the Java codec uses. The index keys a script
+ * names from its due key's hash tag ({@code tag .. 'failed'}) are checked against {@link RedisKeys}.
  */
 @DisplayName("Redis adapter: every field a Lua script reads or writes is in EntryFields")
 class ScriptFieldNamesTest {
 
-  private static final List<String> SCRIPTS = List.of("append", "peek", "claim", "transition", "delete");
+  private static final List<String> SCRIPTS = List.of("append", "peek", "claim", "transition", "delete", "stats",
+      "dead_letters", "requeue", "purge");
   private static final Pattern QUOTED_FIELD = Pattern.compile("'([a-z][A-Za-z]*)'");
 
   @Test
@@ -34,7 +37,12 @@ class ScriptFieldNamesTest {
         used.add(quoted.group(1));
       }
     }
-    assertThat(used).as("field names in the scripts").isNotEmpty().isSubsetOf(EntryFields.ALL);
+    RedisKeys keys = new RedisKeys("p", 1);
+    Set<String> indexSuffixes = Set.of(keys.failed(0), keys.finished(0), keys.deadLetters(0)).stream()
+        .map(key -> key.substring(keys.tag(0).length() + 1)).collect(Collectors.toSet());
+    Set<String> allowed = new TreeSet<>(EntryFields.ALL);
+    allowed.addAll(indexSuffixes);
+    assertThat(used).as("field names (and index key suffixes) in the scripts").isNotEmpty().isSubsetOf(allowed);
     assertThat(used).as("the claim fields the scripts write")
         .contains(EntryFields.OWNER, EntryFields.TOKEN_NONCE, EntryFields.LEASE_UNTIL, EntryFields.REVISION);
   }

@@ -17,7 +17,14 @@ import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.NewEntries;
+import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.OperationArguments;
+import io.claimedoutbox.port.OutboxOperations;
+import io.claimedoutbox.port.RequeueResult;
+import io.claimedoutbox.port.StatusCounts;
+import io.claimedoutbox.domain.EntryStatus;
+import java.util.EnumMap;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.TransitionWriteHook;
@@ -46,7 +53,7 @@ import java.util.Set;
  * <p>The protected methods are the decision points the suite's self-tests override to plant bugs;
  * they are not an extension API. Thread-safe. Not durable: for tests only.
  */
-public class InMemoryOutboxStore implements OutboxClaimOutcomeStore {
+public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOperations {
 
   private final Clock clock;
   private final TransitionWriteHook writeHook;
@@ -170,6 +177,59 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore {
       return lostAcknowledgement(claim, request.kind(), next, evaluated.get(), lost);
     }
     return landed ? ClaimTransitionResult.applied(next) : afterLostWrite(claim, find(claim.entryId()));
+  }
+
+  @Override
+  public StatusCounts countByStatus() {
+    Map<EntryStatus, Long> counts = new EnumMap<>(EntryStatus.class);
+    decodedRows().forEach(entry -> counts.merge(entry.status(), 1L, Long::sum));
+    return new StatusCounts(counts);
+  }
+
+  @Override
+  public Optional<Duration> oldestDueAge() {
+    Instant now = clock.instant();
+    return decodedRows().stream().filter(entry -> entry.isDue(now)).map(entry -> entry.dueAt().orElseThrow())
+        .min(Comparator.naturalOrder()).map(due -> Duration.between(due, now));
+  }
+
+  @Override
+  public List<OutboxEntry> deadLetters(DeadLetterQuery query) {
+    OperationArguments.check(query);
+    return decodedRows().stream()
+        .filter(entry -> entry.status() == EntryStatus.DEAD_LETTERED
+            && query.matches(entry.message().topic(), entry.id()))
+        .sorted(Comparator.comparing(OutboxEntry::id)).limit(query.limit()).toList();
+  }
+
+  @Override
+  public RequeueResult requeue(EntryId id) {
+    OperationArguments.checkId(id);
+    Optional<OutboxEntry> before = find(id);
+    boolean written = before.filter(entry -> entry.status() == EntryStatus.DEAD_LETTERED)
+        .map(entry -> compareAndSet(entry, entry.requeued(clock.instant(), WriteStamp.fresh()))).orElse(false);
+    return RequeueResult.of(written, find(id));
+  }
+
+  @Override
+  public int purgeFinished(Duration olderThan, int batchSize) {
+    OperationArguments.checkPurge(olderThan, batchSize);
+    Instant cutoff = clock.instant().minus(olderThan);
+    synchronized (rows) {
+      List<EntryId> old = decodedRows().stream()
+          .filter(entry -> entry.status().isTerminal() && entry.updatedAt().isBefore(cutoff))
+          .sorted(Comparator.comparing(OutboxEntry::updatedAt)).limit(batchSize).map(OutboxEntry::id).toList();
+      old.forEach(rows::remove);
+      return old.size();
+    }
+  }
+
+  private List<OutboxEntry> decodedRows() {
+    synchronized (rows) {
+      List<OutboxEntry> all = new ArrayList<>();
+      rows.forEach((id, row) -> decode(id, row).ifPresent(all::add));
+      return all;
+    }
   }
 
   private boolean compareAndSet(OutboxEntry evaluated, OutboxEntry next) {

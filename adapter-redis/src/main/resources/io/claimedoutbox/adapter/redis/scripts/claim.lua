@@ -11,6 +11,8 @@
 -- Returns {'OK', id...} with the ids claimed, in candidate order; or, when this call ran before,
 -- {'REPEATED', HGETALL...} with the entries that call claimed and still hold its stamp.
 local prefix, stamp = ARGV[1], ARGV[2]
+-- A claimed entry is FAILED no more; the failed set (for the counts) is named from the due index's tag.
+local failed = (string.gsub(KEYS[1], 'due$', '')) .. 'failed'
 
 if redis.call('EXISTS', KEYS[3]) == 1 then
   local reply = {'REPEATED'}
@@ -32,6 +34,7 @@ while at <= #ARGV do
     redis.call('HSET', key, unpack(ARGV, first, last))
     redis.call('ZREM', KEYS[1], id)
     redis.call('ZADD', KEYS[2], leaseEnd, id)
+    redis.call('SREM', failed, id)
     redis.call('SADD', KEYS[3], id)
     reply[#reply + 1] = id
   end

@@ -50,13 +50,16 @@ local function release(key, id)
 end
 
 -- A finished entry (delivered or dead-lettered) leaves its ordering key's index, so the key's next
--- entry becomes claimable; the index is named from the due index's hash tag.
+-- entry becomes claimable, and joins the finished index (scored by finish time, for the purge); a
+-- dead letter also joins the dead-letter index (ordered by id). The failed set holds FAILED entries,
+-- for the counts. Each is named from the due index's hash tag.
 local tag = (string.gsub(KEYS[1], 'due$', ''))
 local function finish(key, id)
   local orderingKey = redis.call('HGET', key, 'orderingKey')
   if orderingKey then
     redis.call('ZREM', tag .. 'k:' .. orderingKey, id)
   end
+  redis.call('ZADD', tag .. 'finished', now, id)
 end
 
 local replies = {'OK'}
@@ -88,10 +91,12 @@ for i = 1, count do
       release(key, id)
       redis.call('HSET', key, 'status', 'FAILED', 'availableAt', a, 'lastError', b)
       redis.call('ZADD', KEYS[1], a, id)
+      redis.call('SADD', tag .. 'failed', id)
     elseif kind == 'DEAD_LETTERED' then
       release(key, id)
       finish(key, id)
       redis.call('HSET', key, 'status', 'DEAD_LETTERED', 'lastError', a)
+      redis.call('ZADD', tag .. 'dead', 0, id)
     else
       redis.call('HSET', key, 'leaseUntil', a)
       if b == '1' then

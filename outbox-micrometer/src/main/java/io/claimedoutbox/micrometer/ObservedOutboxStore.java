@@ -8,6 +8,7 @@ import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.port.ForwardingOutboxStore;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.OutboxOperations;
 import io.claimedoutbox.port.StoreArguments;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
@@ -27,6 +28,9 @@ import org.slf4j.LoggerFactory;
  * attempts are logged at DEBUG only. A call that throws is counted in
  * {@link OutboxMetrics#TRANSITION_ERRORS} and rethrown unchanged.
  *
+ * <p>When the store also implements {@link OutboxOperations} (every shipped adapter does), the
+ * backlog gauges of {@link BacklogGauges} are registered too.
+ *
  * <p>So a drain that keeps calling the compatibility methods still reports a losing worker's
  * non-applied transition instead of counting the winner's write as its own. Thread-safe when the
  * wrapped store is.
@@ -40,6 +44,9 @@ public final class ObservedOutboxStore extends ForwardingOutboxStore {
     super(delegate);
     this.registry = Arguments.requireNonNull(registry, "registry");
     this.log = Arguments.requireNonNull(log, "log");
+    if (delegate instanceof OutboxOperations operations) {
+      BacklogGauges.register(operations, registry);
+    }
   }
 
   /**

@@ -28,6 +28,15 @@ public final class OutboxMetrics {
    */
   public static final String TRANSITION_ERRORS = "outbox.claim_transition_errors";
 
+  /** Gauge: entries in one status ({@link #TAG_STATUS}), from {@link BacklogGauges}. */
+  public static final String ENTRIES = "outbox.entries";
+
+  /** Gauge: seconds the oldest due entry has waited, from {@link BacklogGauges}. */
+  public static final String OLDEST_DUE_AGE = "outbox.oldest_due_age";
+
+  /** Tag of {@link #ENTRIES}: the status, lower case. */
+  public static final String TAG_STATUS = "status";
+
   /** Tag key: the outcome of the attempt. */
   public static final String OUTCOME = "outcome";
   /** Tag key: the status stored after the attempt, {@link #NO_ROW} when there is no row. */

@@ -9,7 +9,7 @@ import picocli.CommandLine.TypeConversionException;
 /** Reads durations as people write them: {@code 500ms}, {@code 2s}, {@code 5m}, or ISO-8601 {@code PT2S}. */
 final class DurationConverter implements ITypeConverter<Duration> {
 
-  private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*(ms|s|m|h)");
+  private static final Pattern SHORT = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
 
   @Override
   public Duration convert(String value) {
@@ -20,13 +20,14 @@ final class DurationConverter implements ITypeConverter<Duration> {
         case "ms" -> Duration.ofMillis(amount);
         case "s" -> Duration.ofSeconds(amount);
         case "m" -> Duration.ofMinutes(amount);
-        default -> Duration.ofHours(amount);
+        case "h" -> Duration.ofHours(amount);
+        default -> Duration.ofDays(amount);
       };
     }
     try {
       return Duration.parse(value);
     } catch (RuntimeException malformed) {
-      throw new TypeConversionException("'" + value + "' is not a duration; write for example 500ms, 2s, 5m");
+      throw new TypeConversionException("'" + value + "' is not a duration; write for example 500ms, 2s, 5m, 12h, 7d");
     }
   }
 }

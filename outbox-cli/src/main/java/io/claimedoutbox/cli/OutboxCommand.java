@@ -11,6 +11,7 @@ import picocli.CommandLine.Mixin;
     description = {"See how each outbox backend behaves under contention and how fast it is, on your own infrastructure.",
         "Without a command, runs `race` on embedded H2."},
     subcommands = {RaceCommand.class, CompareCommand.class, ConformanceCommand.class, BenchCommand.class,
+        StatusCommand.class, DeadLettersCommand.class, RequeueCommand.class, PurgeCommand.class,
         HelpCommand.class})
 final class OutboxCommand implements Callable<Integer> {
 

@@ -21,37 +21,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 @DisplayName("The outbox program: commands, help, one-line errors and exit codes")
 class MainTest {
 
-  private record Run(int status, String out, String err) {}
-
-  private static Run run(String... args) {
-    PrintStream originalOut = System.out;
-    PrintStream originalErr = System.err;
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    try {
-      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-      System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-      IntSupplier main = () -> Main.run(args);
-      int status = main.getAsInt();
-      return new Run(status, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-    } finally {
-      System.setOut(originalOut);
-      System.setErr(originalErr);
-      CommonOptions.verbose = false;
-    }
+  private static ProgramRun.Run run(String... args) {
+    return ProgramRun.run(args);
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"race", "compare", "conformance", "bench"})
+  @ValueSource(strings = {"race", "compare", "conformance", "bench", "status", "dead-letters", "requeue", "purge"})
   void everyCommandHasHelp(String command) {
-    Run help = run(command, "--help");
+    ProgramRun.Run help = run(command, "--help");
     assertThat(help.status()).isZero();
     assertThat(help.out()).contains("Usage: outbox " + command).contains("--verbose");
   }
 
   @Test
   void anUnknownBackendIsOneLineAndStatusTwo() {
-    Run run = run("race", "--backend", "ftp://somewhere");
+    ProgramRun.Run run = run("race", "--backend", "ftp://somewhere");
     assertThat(run.status()).isEqualTo(Main.USAGE);
     assertThat(run.err().strip()).startsWith("outbox: unknown backend 'ftp://somewhere'").doesNotContain("\n")
         .doesNotContain("Exception");
@@ -59,7 +43,7 @@ class MainTest {
 
   @Test
   void anUnreachableServerIsOneLineAndStatusThree() {
-    Run run = run("race", "--backend", "redis://127.0.0.1:1");
+    ProgramRun.Run run = run("race", "--backend", "redis://127.0.0.1:1");
     assertThat(run.status()).isEqualTo(Main.UNREACHABLE);
     assertThat(run.err().strip()).startsWith("outbox: cannot reach Redis at redis://127.0.0.1:1").doesNotContain("\n\tat ");
   }
@@ -68,20 +52,20 @@ class MainTest {
   @ValueSource(strings = {"jdbc:postgresql://127.0.0.1:notaport/outbox_test?user=postgres",
       "jdbc:mariadb://127.0.0.1:99999/outbox_test", "redis://127.0.0.1:6379/notanumber", "redis://127.0.0.1:x"})
   void aMalformedAddressIsAUsageErrorBeforeAnyConnection(String url) {
-    Run run = run("race", "--backend", url);
+    ProgramRun.Run run = run("race", "--backend", url);
     assertThat(run.status()).isEqualTo(Main.USAGE);
     assertThat(run.err().strip()).startsWith("outbox: bad ").doesNotContain("\n").doesNotContain("WARNING");
   }
 
   @Test
   void compareChecksEveryBackendAndTheHtmlDirectoryBeforeTheFirstRace(@TempDir Path directory) {
-    Run missingDirectory = run("compare", "-b", "h2:mem", "--entries", "100000",
+    ProgramRun.Run missingDirectory = run("compare", "-b", "h2:mem", "--entries", "100000",
         "--html", directory.resolve("no-such-dir/compare.html").toString());
     assertThat(missingDirectory.status()).isEqualTo(Main.USAGE);
     assertThat(missingDirectory.err()).contains("does not exist");
     assertThat(missingDirectory.out()).doesNotContain("outbox race on");
 
-    Run unreachableSecond = run("compare", "-b", "h2:mem", "-b", "redis://127.0.0.1:1", "--entries", "100000");
+    ProgramRun.Run unreachableSecond = run("compare", "-b", "h2:mem", "-b", "redis://127.0.0.1:1", "--entries", "100000");
     assertThat(unreachableSecond.status()).isEqualTo(Main.UNREACHABLE);
     assertThat(unreachableSecond.out()).as("no race ran before the unreachable backend was found")
         .doesNotContain("outbox race on");
@@ -89,25 +73,25 @@ class MainTest {
 
   @Test
   void aMistypedCommandOrOptionGetsSuggestions() {
-    Run command = run("racee");
+    ProgramRun.Run command = run("racee");
     assertThat(command.status()).isEqualTo(Main.USAGE);
     assertThat(command.err()).contains("Did you mean").contains("race");
 
-    Run option = run("race", "--entires", "5");
+    ProgramRun.Run option = run("race", "--entires", "5");
     assertThat(option.status()).isEqualTo(Main.USAGE);
     assertThat(option.err()).contains("Possible solutions: --entries");
   }
 
   @Test
   void aMissingDatabaseIsAUsageErrorNotUnreachable() {
-    Run run = run("race", "--backend", "jdbc:postgresql://127.0.0.1:5432/no_such_outbox_database?user=postgres");
+    ProgramRun.Run run = run("race", "--backend", "jdbc:postgresql://127.0.0.1:5432/no_such_outbox_database?user=postgres");
     assertThat(run.status()).isEqualTo(Main.USAGE);
     assertThat(run.err()).contains("does not exist").contains("no_such_outbox_database");
   }
 
   @Test
   void conformanceOnH2PrintsEachRuleOnceInOrder() {
-    Run run = run("conformance", "--backend", "h2:mem");
+    ProgramRun.Run run = run("conformance", "--backend", "h2:mem");
     List<String> ruleLines = run.out().lines().filter(line -> line.matches("  (PASS|SKIP|FAIL)  .*")).toList();
     List<String> ruleIds = ruleLines.stream().map(line -> line.substring(8, line.indexOf(' ', 8))).toList();
     assertThat(ruleIds).as("every rule once, in the suite's order")
@@ -117,21 +101,21 @@ class MainTest {
 
   @Test
   void benchChecksItsOutputDirectoryFirst(@TempDir Path directory) {
-    Run run = run("bench", "-b", "h2:mem", "--output", directory.resolve("missing/bench.md").toString());
+    ProgramRun.Run run = run("bench", "-b", "h2:mem", "--output", directory.resolve("missing/bench.md").toString());
     assertThat(run.status()).isEqualTo(Main.USAGE);
     assertThat(run.err()).contains("does not exist");
   }
 
   @Test
   void verboseAddsTheStackTrace() {
-    Run run = run("race", "--backend", "redis://127.0.0.1:1", "--verbose");
+    ProgramRun.Run run = run("race", "--backend", "redis://127.0.0.1:1", "--verbose");
     assertThat(run.status()).isEqualTo(Main.UNREACHABLE);
     assertThat(run.err()).contains("\tat ");
   }
 
   @Test
   void aBadOptionValueIsReportedWithTheCommandsHelpHint() {
-    Run run = run("race", "--lease", "soon");
+    ProgramRun.Run run = run("race", "--lease", "soon");
     assertThat(run.status()).isEqualTo(Main.USAGE);
     assertThat(run.err()).contains("'soon' is not a duration").contains("outbox race --help");
   }
@@ -139,7 +123,7 @@ class MainTest {
   @Test
   @DisplayName("race on embedded H2 prints the outcome table and a passed attribution check")
   void raceOnH2() {
-    Run run = run("--entries", "300", "--workers", "3", "--lease", "200ms");
+    ProgramRun.Run run = run("--entries", "300", "--workers", "3", "--lease", "200ms");
     assertThat(run.status()).as(run.err()).isZero();
     assertThat(run.out()).contains("outbox race on H2").contains("transition").contains("applied")
         .contains("stale_claim").contains("Attribution check: PASSED").contains("entries/s").contains("p99");
@@ -149,7 +133,7 @@ class MainTest {
   @DisplayName("compare writes a self-contained HTML page")
   void compareWritesHtml(@TempDir Path directory) throws Exception {
     Path page = directory.resolve("compare.html");
-    Run run = run("compare", "-b", "h2:mem", "--entries", "200", "--lease", "200ms", "--html", page.toString());
+    ProgramRun.Run run = run("compare", "-b", "h2:mem", "--entries", "200", "--lease", "200ms", "--html", page.toString());
     assertThat(run.status()).as(run.err()).isZero();
     String html = Files.readString(page);
     assertThat(html).startsWith("<!DOCTYPE html>").contains("<svg").contains("attribution check")
@@ -160,7 +144,7 @@ class MainTest {
   @DisplayName("bench reports every rate next to the raw compare-and-set, as a ratio")
   void benchOnH2(@TempDir Path directory) throws Exception {
     Path markdown = directory.resolve("benchmarks.md");
-    Run run = run("bench", "--operations", "100", "--backlogs", "100,1000", "--samples", "10", "--output",
+    ProgramRun.Run run = run("bench", "--operations", "100", "--backlogs", "100,1000", "--samples", "10", "--output",
         markdown.toString());
     assertThat(run.status()).as(run.err()).isZero();
     assertThat(Files.readString(markdown)).contains("## Machine").contains("transition ÷ raw").contains("| 1,000 |");
@@ -171,7 +155,7 @@ class MainTest {
   @Test
   @DisplayName("conformance runs the suite against a live deployment and prints each rule")
   void conformanceOnH2() {
-    Run run = run("conformance", "-b", "h2:mem");
+    ProgramRun.Run run = run("conformance", "-b", "h2:mem");
     assertThat(run.status()).as(run.out()).isZero();
     assertThat(run.out()).contains("PASS  T4 [required]").contains("SKIP  C7 [optional]").contains("0 failed");
   }

@@ -160,7 +160,7 @@ public final class DrainBenchmark {
     return resource;
   }
 
-  private static Map<String, String> options(String[] args) {
+  static Map<String, String> options(String[] args) {
     Map<String, String> options = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {
       if (!args[i].startsWith("--") || i + 1 == args.length) {
@@ -176,7 +176,7 @@ public final class DrainBenchmark {
     return Arrays.stream(list.split(",")).map(String::strip).map(Integer::parseInt).toList();
   }
 
-  private static String env(String name, String fallback) {
+  static String env(String name, String fallback) {
     String value = System.getenv(name);
     return value == null || value.isBlank() ? fallback : value;
   }

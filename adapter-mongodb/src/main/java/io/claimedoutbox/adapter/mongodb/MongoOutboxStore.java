@@ -140,7 +140,7 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    * Creates the four indexes if they do not exist: the due index {@code (dueAt, _id)} and the
    * ordering-key index {@code (orderingKey, createdAt, _id)}, both partial on documents that have a
    * {@code dueAt}, i.e. unfinished ones; for the operations, {@code finishedAt} partial on finished
-   * documents and {@code _id} partial on dead letters. Call it once at deployment, not on every start.
+   * documents and {@code (status, _id)} partial on dead letters. Call it once at deployment, not on every start.
    */
   public void createIndexes() {
     run("create indexes", () -> collection.createIndex(
@@ -151,7 +151,7 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
         new IndexOptions().name(KEY_ORDER_INDEX).partialFilterExpression(exists(EntryDocuments.DUE_AT))));
     run("create indexes", () -> collection.createIndex(Indexes.ascending(EntryDocuments.FINISHED_AT),
         new IndexOptions().name(FINISHED_INDEX).partialFilterExpression(exists(EntryDocuments.FINISHED_AT))));
-    run("create indexes", () -> collection.createIndex(Indexes.ascending(EntryDocuments.ID),
+    run("create indexes", () -> collection.createIndex(Indexes.ascending(EntryDocuments.STATUS, EntryDocuments.ID),
         new IndexOptions().name(DEAD_LETTER_INDEX)
             .partialFilterExpression(eq(EntryDocuments.STATUS, EntryStatus.DEAD_LETTERED.name()))));
   }

@@ -75,6 +75,7 @@ class MongoAdapterTest {
         .isEqualTo(new Document("finishedAt", new Document("$exists", true)));
     Document deadLetters = indexes.stream()
         .filter(index -> MongoOutboxStore.DEAD_LETTER_INDEX.equals(index.getString("name"))).findFirst().orElseThrow();
+    assertThat(deadLetters.get("key", Document.class).keySet()).containsExactlyInAnyOrder("status", "_id");
     assertThat(deadLetters.get("partialFilterExpression", Document.class))
         .isEqualTo(new Document("status", "DEAD_LETTERED"));
   }

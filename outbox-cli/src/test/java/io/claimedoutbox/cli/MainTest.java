@@ -3,15 +3,11 @@ package io.claimedoutbox.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.claimedoutbox.conformance.Rule;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.IntSupplier;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

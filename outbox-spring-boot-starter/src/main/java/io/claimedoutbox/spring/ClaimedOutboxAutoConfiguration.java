@@ -1,0 +1,156 @@
+package io.claimedoutbox.spring;
+
+import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.drain.OutboxDrain;
+import io.claimedoutbox.drain.OutboxMessageHandler;
+import io.claimedoutbox.drain.OutboxRetention;
+import io.claimedoutbox.drain.RetryPolicy;
+import io.claimedoutbox.micrometer.ObservedOutboxStore;
+import io.claimedoutbox.micrometer.ObservedTransitions;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.tracing.TracedHandler;
+import io.claimedoutbox.tracing.TracedMessages;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.Tracer;
+import java.net.InetAddress;
+import java.util.UUID;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+/**
+ * Claimed Outbox for Spring Boot 4: one {@link ClaimedOutboxStore} bean on the backend the
+ * application has (see {@link ClaimedOutboxProperties.Backend}), the drain and retention as
+ * lifecycle beans, metrics and observations when their registries exist, a health indicator when
+ * Actuator's health is present, trace context when a tracer is.
+ */
+@AutoConfiguration(afterName = {
+    "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+    "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration",
+    "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
+    "org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration",
+    "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+    "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+    "org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration"})
+@EnableConfigurationProperties(ClaimedOutboxProperties.class)
+@Import({JpaBackendConfiguration.class, RedisBackendConfiguration.class, MongoBackendConfiguration.class,
+    ClaimedOutboxAutoConfiguration.Tracing.class, ClaimedOutboxAutoConfiguration.HealthConfiguration.class})
+public class ClaimedOutboxAutoConfiguration {
+
+  /**
+   * The store, decorated: metrics ({@link ObservedOutboxStore}, with the backlog gauges) when a
+   * {@code MeterRegistry} exists, observations ({@link ObservedTransitions}) when an
+   * {@code ObservationRegistry} does.
+   *
+   * @param backend the backend's store
+   * @param meters the application's meter registry, if any
+   * @param observations the application's observation registry, if any
+   * @param tracing trace context, if a tracer exists
+   * @return the one store bean
+   */
+  @Bean
+  @ConditionalOnMissingBean(OutboxClaimOutcomeStore.class)
+  public ClaimedOutboxStore claimedOutboxStore(ObjectProvider<OutboxBackend> backend, ObjectProvider<MeterRegistry> meters,
+      ObjectProvider<ObservationRegistry> observations, ObjectProvider<OutboxTracing> tracing) {
+    OutboxBackend chosen = backend.getIfAvailable(() -> {
+      throw new IllegalStateException("Claimed Outbox found no backend: add spring-boot-starter-data-jpa with a"
+          + " DataSource (and adapter-jpa), set claimed-outbox.redis.url (with adapter-redis), or provide a MongoClient"
+          + " (with adapter-mongodb); or name one with claimed-outbox.backend");
+    });
+    OutboxClaimOutcomeStore store = chosen.store();
+    MeterRegistry registry = meters.getIfAvailable();
+    if (registry != null) {
+      store = ObservedOutboxStore.observe(store, registry);
+    }
+    ObservationRegistry observationRegistry = observations.getIfAvailable();
+    if (observationRegistry != null && !observationRegistry.isNoop()) {
+      store = ObservedTransitions.observe(store, observationRegistry);
+    }
+    return new ClaimedOutboxStore(store, chosen.operations(), chosen.transactionalAppend(),
+        tracing.getIfAvailable(() -> OutboxTracing.NONE).onAppend());
+  }
+
+  /**
+   * @param store the store
+   * @param beans where the application's handler is
+   * @param properties the settings
+   * @param tracing trace context, if a tracer exists
+   * @return the drain, started after the context
+   */
+  @Bean
+  @ConditionalOnBean(OutboxMessageHandler.class)
+  @ConditionalOnProperty(name = "claimed-outbox.drain.enabled", matchIfMissing = true)
+  public OutboxDrainLifecycle claimedOutboxDrain(ClaimedOutboxStore store, ListableBeanFactory beans,
+      ClaimedOutboxProperties properties, ObjectProvider<OutboxTracing> tracing) {
+    ClaimedOutboxProperties.Drain settings = properties.getDrain();
+    OutboxMessageHandler handler = DrainHandler.choose(beans, settings.getHandler());
+    OutboxDrain drain = OutboxDrain.builder(store, tracing.getIfAvailable(() -> OutboxTracing.NONE).aroundHandler()
+            .apply(handler))
+        .workerId(WorkerId.of(settings.getWorkerId() != null ? settings.getWorkerId() : defaultWorkerId()))
+        .concurrency(settings.getConcurrency())
+        .batchSize(settings.getBatchSize())
+        .lease(settings.getLease())
+        .shutdownTimeout(settings.getShutdownTimeout())
+        .retryPolicy(RetryPolicy.builder().initialBackoff(settings.getInitialBackoff())
+            .maxBackoff(settings.getMaxBackoff()).maxAttempts(settings.getMaxAttempts()).build())
+        .build();
+    return new OutboxDrainLifecycle(drain, settings.getShutdownTimeout());
+  }
+
+  /**
+   * @param store the store
+   * @param properties the settings
+   * @return the retention job, run from the context's start to its stop
+   */
+  @Bean
+  @ConditionalOnProperty(name = "claimed-outbox.retention.enabled", matchIfMissing = true)
+  public OutboxRetentionLifecycle claimedOutboxRetention(ClaimedOutboxStore store, ClaimedOutboxProperties properties) {
+    ClaimedOutboxProperties.Retention settings = properties.getRetention();
+    return new OutboxRetentionLifecycle(OutboxRetention.builder(store).keepFinishedFor(settings.getKeepFinishedFor())
+        .batchSize(settings.getBatchSize()).every(settings.getEvery()).build());
+  }
+
+  private static String defaultWorkerId() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName().replaceAll("[^A-Za-z0-9._:-]", "-");
+    } catch (java.io.IOException unknown) {
+      host = "worker";
+    }
+    return host + "-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+
+  /** Trace context, when Micrometer Tracing and outbox-tracing are on the classpath and a tracer exists. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass({Tracer.class, TracedHandler.class})
+  static class Tracing {
+    @Bean
+    @ConditionalOnBean(Tracer.class)
+    OutboxTracing claimedOutboxTracing(Tracer tracer) {
+      return new OutboxTracing(message -> TracedMessages.withCurrentTrace(message, tracer),
+          handler -> TracedHandler.of(handler, tracer));
+    }
+  }
+
+  /** The health indicator, when Actuator's health module is on the classpath. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(name = "org.springframework.boot.health.contributor.AbstractHealthIndicator")
+  static class HealthConfiguration {
+    @Bean(name = "outboxHealthIndicator")
+    @ConditionalOnMissingBean(name = "outboxHealthIndicator")
+    OutboxHealthIndicator outboxHealthIndicator(ClaimedOutboxStore store, ObjectProvider<OutboxBackend> backend,
+        ClaimedOutboxProperties properties) {
+      return new OutboxHealthIndicator(store, backend.getIfAvailable(() -> new OutboxBackend("unknown", store, store,
+          ClaimedOutboxStore.TransactionalAppend.NONE)).name(), properties.getHealth().getMaxOldestDueAge());
+    }
+  }
+}

@@ -1,0 +1,47 @@
+package io.claimedoutbox.spring;
+
+import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.EntityManagerFactory;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.orm.jpa.SharedEntityManagerCreator;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * The JPA adapter on the application's own {@code EntityManagerFactory} (Boot's). The outbox's SQL
+ * runs on its connections; no entity needs scanning. An append joins the JPA transaction Spring holds
+ * for that factory on the calling thread, through the shared {@code EntityManager}.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass({JpaOutboxStore.class, EntityManagerFactory.class, SharedEntityManagerCreator.class})
+@ConditionalOnBean(EntityManagerFactory.class)
+@Conditional(BackendSelected.Jpa.class)
+class JpaBackendConfiguration {
+
+  @Bean
+  @ConditionalOnMissingBean(OutboxBackend.class)
+  OutboxBackend claimedOutboxBackend(EntityManagerFactory factory, ObjectProvider<DataSource> dataSource,
+      ClaimedOutboxProperties properties) {
+    HibernateVersionCheck.requireSupported();
+    OutboxJpaSchema.prepare(dataSource.getIfAvailable(), properties.getSchema());
+    JpaOutboxStore.Builder builder = JpaOutboxStore.builder(factory);
+    if (properties.isStoreTime()) {
+      builder.storeTime();
+    }
+    JpaOutboxStore store = builder.build();
+    EntityManager shared = SharedEntityManagerCreator.createSharedEntityManager(factory);
+    ClaimedOutboxStore.TransactionalAppend joined = messages ->
+        TransactionSynchronizationManager.isActualTransactionActive()
+            && TransactionSynchronizationManager.hasResource(factory)
+            ? Optional.of(store.appendWithin(shared, messages)) : Optional.empty();
+    return new OutboxBackend("jpa", store, store, joined);
+  }
+}

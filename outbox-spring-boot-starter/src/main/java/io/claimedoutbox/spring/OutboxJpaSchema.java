@@ -1,0 +1,96 @@
+package io.claimedoutbox.spring;
+
+import io.claimedoutbox.adapter.jpa.OutboxDatabase;
+import io.claimedoutbox.adapter.jpa.OutboxSchema;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import javax.sql.DataSource;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The {@code outbox_entry} table at start. With Flyway on the classpath (and
+ * {@code claimed-outbox.schema.migrate} on), the outbox's own migrations run in a Flyway of their
+ * own: its history table ({@code claimed_outbox_schema_history}) is not the application's, so the
+ * outbox's {@code V1__…} never meets the application's {@code V1__…}. Otherwise the start checks
+ * that the table and every index the migrations create exist, and fails naming what is missing and
+ * where the scripts are.
+ */
+final class OutboxJpaSchema {
+
+  static final List<String> INDEXES = List.of("outbox_entry_due", "outbox_entry_key_order", "outbox_entry_finished",
+      "outbox_entry_dead_letter");
+
+  private OutboxJpaSchema() {}
+
+  static void prepare(DataSource dataSource, ClaimedOutboxProperties.Schema settings) {
+    if (dataSource == null) {
+      return;
+    }
+    OutboxDatabase database = databaseOf(dataSource);
+    if (settings.isMigrate() && ClassUtils.isPresent("org.flywaydb.core.Flyway", OutboxJpaSchema.class.getClassLoader())) {
+      FlywayMigration.migrate(dataSource, database, settings.getHistoryTable());
+    }
+    check(dataSource, database);
+  }
+
+  static OutboxDatabase databaseOf(DataSource dataSource) {
+    try (Connection connection = dataSource.getConnection()) {
+      String product = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT);
+      if (product.contains("postgres")) {
+        return OutboxDatabase.POSTGRESQL;
+      }
+      if (product.contains("mariadb") || product.contains("mysql")) {
+        return OutboxDatabase.MARIADB;
+      }
+      if (product.contains("h2")) {
+        return OutboxDatabase.H2;
+      }
+      throw new IllegalStateException("Claimed Outbox's JPA backend supports PostgreSQL, MariaDB and H2, not " + product);
+    } catch (SQLException unreachable) {
+      throw new IllegalStateException("Claimed Outbox cannot check its table: " + unreachable.getMessage(), unreachable);
+    }
+  }
+
+  private static void check(DataSource dataSource, OutboxDatabase database) {
+    String scripts = "the scripts " + OutboxSchema.migrationResources(database) + " in adapter-jpa's jar";
+    try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+      try {
+        statement.executeQuery("SELECT id FROM outbox_entry WHERE 1 = 0").close();
+      } catch (SQLException missing) {
+        throw new IllegalStateException("Claimed Outbox: the table outbox_entry does not exist. Add Flyway (the starter"
+            + " then creates it, history in its own table) or run " + scripts + ". (" + missing.getMessage() + ")");
+      }
+      Set<String> present = indexes(connection.getMetaData());
+      List<String> missing = INDEXES.stream().filter(index -> !present.contains(index)).toList();
+      if (!missing.isEmpty()) {
+        throw new IllegalStateException("Claimed Outbox: outbox_entry lacks the index(es) " + missing + " (a table"
+            + " made by Hibernate's ddl-auto has none of them: claims would scan the whole table). Add Flyway or run "
+            + scripts + ".");
+      }
+    } catch (SQLException failure) {
+      throw new IllegalStateException("Claimed Outbox cannot check its table: " + failure.getMessage(), failure);
+    }
+  }
+
+  private static Set<String> indexes(DatabaseMetaData metadata) throws SQLException {
+    Set<String> names = new HashSet<>();
+    for (String table : List.of("outbox_entry", "OUTBOX_ENTRY")) {
+      try (ResultSet rows = metadata.getIndexInfo(null, null, table, false, true)) {
+        while (rows.next()) {
+          String name = rows.getString("INDEX_NAME");
+          if (name != null) {
+            names.add(name.toLowerCase(Locale.ROOT));
+          }
+        }
+      }
+    }
+    return names;
+  }
+}

@@ -1,0 +1,80 @@
+package io.claimedoutbox.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.drain.OutboxMessageHandler;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import redis.clients.jedis.JedisPooled;
+
+/** The starter's choices and failures, each in a small context. */
+@DisplayName("Spring Boot starter: Redis backend, the schema check, no backend, unsupported versions")
+class StarterConfigurationTest {
+
+  private static final String REDIS = Optional.ofNullable(System.getenv("OUTBOX_REDIS_URL"))
+      .map(url -> url.startsWith("redis://") ? url : "redis://" + url).orElse("redis://127.0.0.1:6379");
+
+  @Test
+  void onRedisTheStoreAppendsAndTheDrainDelivers() throws Exception {
+    String prefix = "outbox-starter-" + UUID.randomUUID().toString().substring(0, 8);
+    CountDownLatch delivered = new CountDownLatch(1);
+    try {
+      new ApplicationContextRunner()
+          .withConfiguration(AutoConfigurations.of(ClaimedOutboxAutoConfiguration.class))
+          .withPropertyValues("claimed-outbox.redis.url=" + REDIS, "claimed-outbox.redis.key-prefix=" + prefix)
+          .withBean(OutboxMessageHandler.class, () -> message -> delivered.countDown())
+          .run(context -> {
+            assertThat(context).hasNotFailed();
+            ClaimedOutboxStore store = context.getBean(ClaimedOutboxStore.class);
+            assertThat(context.getBean(OutboxClaimOutcomeStore.class)).isSameAs(store);
+            store.append(OutboxMessage.of("orders", new byte[] {1}));
+            assertThat(delivered.await(30, TimeUnit.SECONDS)).as("delivered within 30 s").isTrue();
+            assertThat(context.getBean(OutboxBackend.class).name()).isEqualTo("redis");
+          });
+    } finally {
+      try (JedisPooled redis = new JedisPooled(java.net.URI.create(REDIS))) {
+        redis.keys("{" + prefix + ":*").forEach(redis::del);
+      }
+    }
+  }
+
+  @Test
+  void withoutFlywayAMissingTableFailsTheStartNamingIt() {
+    try (PostgreSqlSchema schema = new PostgreSqlSchema()) {
+      new ApplicationContextRunner()
+          .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, HibernateJpaAutoConfiguration.class,
+              ClaimedOutboxAutoConfiguration.class))
+          .withPropertyValues("spring.datasource.url=" + schema.url(), "claimed-outbox.schema.migrate=false")
+          .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+              .hasMessageContaining("the table outbox_entry does not exist")
+              .hasMessageContaining("V1__create_outbox_entry.sql"));
+    }
+  }
+
+  @Test
+  void withNoBackendTheStartSaysWhatToAdd() {
+    new ApplicationContextRunner()
+        .withConfiguration(AutoConfigurations.of(ClaimedOutboxAutoConfiguration.class))
+        .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+            .hasMessageContaining("found no backend").hasMessageContaining("claimed-outbox.redis.url"));
+  }
+
+  @Test
+  void unsupportedBootOrHibernateVersionsAreNamed() {
+    assertThat(HibernateVersionCheck.check("4.0.7", "7.2.19.Final")).isEmpty();
+    assertThat(HibernateVersionCheck.check("4.0.7", "7.4.15.Final")).isEmpty();
+    assertThat(HibernateVersionCheck.check("3.5.7", "6.6.33.Final")).get().asString()
+        .contains("Spring Boot 3.5.7", "Hibernate ORM 6.6.33.Final", "Spring Boot 4.0");
+    assertThat(HibernateVersionCheck.check("4.0.7", "6.6.33.Final")).isPresent();
+  }
+}

@@ -1,0 +1,30 @@
+package io.claimedoutbox.sample;
+
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.stereotype.Component;
+
+/** The trace each delivered entry was published in, logged and kept for a look (tests read it). */
+@Component
+public class DeliveryLog {
+
+  private static final Logger LOG = LoggerFactory.getLogger(DeliveryLog.class);
+
+  private final Map<String, String> traceOfEntry = new ConcurrentHashMap<>();
+
+  void delivered(String entryId, String traceId) {
+    traceOfEntry.put(entryId, traceId);
+    LOG.info("published outbox entry {} in trace {}", entryId, traceId);
+  }
+
+  /**
+   * @param entryId an outbox entry
+   * @return the trace id its delivery ran in, once delivered
+   */
+  public Optional<String> traceOf(String entryId) {
+    return Optional.ofNullable(traceOfEntry.get(entryId));
+  }
+}

@@ -26,7 +26,7 @@ class DependencyDirectionTest {
         "io.claimedoutbox.conformance", "io.claimedoutbox.adapter.jpa", "io.claimedoutbox.adapter.mongodb",
         "io.claimedoutbox.adapter.redis", "io.claimedoutbox.drain", "io.claimedoutbox.micrometer",
         "io.claimedoutbox.jackson", "io.claimedoutbox.rabbitmq", "io.claimedoutbox.kafka",
-        "io.claimedoutbox.tracing"}) {
+        "io.claimedoutbox.tracing", "io.claimedoutbox.spring"}) {
       assertThat(PRODUCTION.stream().anyMatch(type -> type.getPackageName().startsWith(pkg)))
           .as("classes imported from %s", pkg)
           .isTrue();
@@ -67,6 +67,14 @@ class DependencyDirectionTest {
             "io.claimedoutbox.jackson..", "io.claimedoutbox.rabbitmq..", "io.claimedoutbox.kafka..",
             "io.claimedoutbox.tracing..")
         .should().dependOnClassesThat().resideInAPackage("io.claimedoutbox.adapter..")
+        .check(PRODUCTION);
+  }
+
+  @Test
+  @DisplayName("the Spring Boot starter is a composition root: it sees the modules, no module sees it")
+  void nothingDependsOnTheStarter() {
+    noClasses().that().resideOutsideOfPackage("io.claimedoutbox.spring..")
+        .should().dependOnClassesThat().resideInAPackage("io.claimedoutbox.spring..")
         .check(PRODUCTION);
   }
 

@@ -36,6 +36,8 @@ import org.springframework.context.annotation.Import;
 @AutoConfiguration(afterName = {
     "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
     "org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration",
+    // Spring Boot 3's name, so that on Boot 3 the version check below is what stops the start.
+    "org.springframework.boot.autoconfigure.orm.jpa.HibernateJpaAutoConfiguration",
     "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
     "org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration",
     "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",

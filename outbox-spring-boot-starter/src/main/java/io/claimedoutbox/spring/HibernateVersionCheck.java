@@ -40,8 +40,7 @@ final class HibernateVersionCheck {
     }
     return java.util.Optional.of("Claimed Outbox's Spring Boot starter supports Spring Boot 4.0 with Hibernate ORM 7"
         + " (Jakarta Persistence 3.2); this application runs Spring Boot " + boot + " with Hibernate ORM " + hibernate
-        + ". Upgrade to Spring Boot 4.0, or on Spring Boot 3.5 use the adapters without the starter and set the"
-        + " property hibernate.version to 7.4.15.Final");
+        + ". Upgrade to Spring Boot 4.0 (the JPA adapter itself needs Hibernate ORM 7 with or without the starter)");
   }
 
   private static int major(String version) {

@@ -23,13 +23,19 @@ public class OrdersApplication {
 
   @Bean
   ConnectionFactory rabbitConnections(@Value("${orders.rabbitmq.host}") String host,
-      @Value("${orders.rabbitmq.port}") int port, @Value("${orders.rabbitmq.exchange}") String exchange)
-      throws Exception {
+      @Value("${orders.rabbitmq.port}") int port, @Value("${orders.rabbitmq.exchange}") String exchange,
+      @Value("${orders.rabbitmq.queue:}") String queue) throws Exception {
     ConnectionFactory factory = new ConnectionFactory();
     factory.setHost(host);
     factory.setPort(port);
     try (Connection connection = factory.newConnection("orders-service-setup"); Channel channel = connection.createChannel()) {
       channel.exchangeDeclare(exchange, "topic", true);
+      // A consumer would own its queue; the sample declares one so that a lone run has somewhere to
+      // deliver (a message no queue takes is retried, never dropped: the publisher is mandatory).
+      if (!queue.isBlank()) {
+        channel.queueDeclare(queue, true, false, false, null);
+        channel.queueBind(queue, exchange, "orders.#");
+      }
     }
     return factory;
   }

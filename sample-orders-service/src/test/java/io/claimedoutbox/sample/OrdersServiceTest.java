@@ -52,6 +52,7 @@ class OrdersServiceTest {
   static void infrastructure(DynamicPropertyRegistry registry) {
     registry.add("spring.datasource.url", () -> DATABASE + (DATABASE.contains("?") ? "&" : "?") + "currentSchema=" + SCHEMA);
     registry.add("orders.rabbitmq.exchange", () -> EXCHANGE);
+    registry.add("orders.rabbitmq.queue", () -> "");
   }
 
   @BeforeAll

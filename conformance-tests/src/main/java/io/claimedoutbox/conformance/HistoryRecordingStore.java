@@ -41,9 +41,11 @@ public final class HistoryRecordingStore extends ForwardingOutboxStore {
   @Override
   public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
     long started = System.nanoTime();
+    long invokedAt = history.tick();
     ClaimTransitionResult result = delegate().tryTransition(claim, request);
+    long returnedAt = history.tick();
     transitionNanos.add(System.nanoTime() - started);
-    history.recordAttempt(new TransitionHistory.Attempt(claim, request.kind(), result));
+    history.recordAttempt(new TransitionHistory.Attempt(claim, request.kind(), result, invokedAt, returnedAt));
     return result;
   }
 
@@ -51,12 +53,15 @@ public final class HistoryRecordingStore extends ForwardingOutboxStore {
   @Override
   public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
     long started = System.nanoTime();
+    long invokedAt = history.tick();
     List<ClaimTransitionResult> results = delegate().tryTransitionAll(transitions);
+    long returnedAt = history.tick();
     long elapsed = System.nanoTime() - started;
     for (int i = 0; i < results.size(); i++) {
       transitionNanos.add(elapsed);
       ClaimTransition transition = transitions.get(i);
-      history.recordAttempt(new TransitionHistory.Attempt(transition.claim(), transition.kind(), results.get(i)));
+      history.recordAttempt(new TransitionHistory.Attempt(transition.claim(), transition.kind(), results.get(i),
+          invokedAt, returnedAt));
     }
     return results;
   }

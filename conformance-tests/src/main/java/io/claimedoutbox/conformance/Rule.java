@@ -173,8 +173,9 @@ public enum Rule {
 
   H1(Level.REQUIRED, "A randomized concurrent run (8 workers, 1,000 entries, half of them under 40 ordering"
       + " keys, leases expiring mid-work, deletions) keeps a consistent history: one APPLIED terminal write per"
-      + " terminal entry, no two live claims, no write counted twice, nothing lost (no key left stuck);"
-      + " atomic stores never report CONCURRENCY_LOST",
+      + " terminal entry, no two live claims, no write counted twice, nothing lost (no key left stuck), no"
+      + " entry claimed or delivered before the earlier entry of its key was being finished; atomic stores never"
+      + " report CONCURRENCY_LOST",
       "the claim query's locking and the transition compare-and-set under real concurrency"),
 
   F1(Level.OPTIONAL, "A transition whose connection is cut before any one of its requests answers an"

@@ -27,16 +27,40 @@ import java.util.function.Function;
  */
 public final class TransitionHistory {
 
-  /** One transition attempt and what the store answered. */
-  public record Attempt(Claim claim, TransitionKind kind, ClaimTransitionResult result) {}
+  /**
+   * One transition attempt and what the store answered.
+   *
+   * @param claim the claim it ran under
+   * @param kind the transition
+   * @param result the answer
+   * @param invokedAt {@link #tick()} just before the call
+   * @param returnedAt {@link #tick()} just after it returned
+   */
+  public record Attempt(Claim claim, TransitionKind kind, ClaimTransitionResult result, long invokedAt,
+      long returnedAt) {}
 
   private final ConcurrentLinkedQueue<Claim> claims = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<Attempt> attempts = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<EntryId> deletions = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
+  private final Map<java.util.UUID, Long> claimReturnedAt = new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong sequence = new java.util.concurrent.atomic.AtomicLong();
 
-  /** @param claimed claims a claimDue call returned */
+  /**
+   * The history's own clock: a number larger than every one handed out before, on any thread. Calls
+   * are ordered by it where the store's clock cannot order them (a claim's time is read before the
+   * store locks, so it may precede a write the claim in fact followed).
+   *
+   * @return the next number
+   */
+  public long tick() {
+    return sequence.incrementAndGet();
+  }
+
+  /** @param claimed claims a claimDue call returned; record them as soon as it returned */
   public void recordClaims(List<Claim> claimed) {
+    long returnedAt = tick();
+    claimed.forEach(claim -> claimReturnedAt.put(claim.token().nonce(), returnedAt));
     claims.addAll(claimed);
   }
 
@@ -127,7 +151,46 @@ public final class TransitionHistory {
       checkTerminalAttribution(id, applied, finalState.apply(id),
           deletedCounts.getOrDefault(id, 0L), found);
     }
+    checkOrderingKeys(appended, finalState, claimsByEntry, appliedByEntry, found);
     return found;
+  }
+
+  /**
+   * Of two entries of one ordering key, appended one after the other (deleted ones left out), no
+   * claim of the later one may return, and no delivery of it may be APPLIED, before the earlier one's
+   * terminal write was even invoked: otherwise both were in flight at once, or the later one was
+   * delivered first. Ordered by {@link #tick()}, not by the store's clock.
+   */
+  private void checkOrderingKeys(List<EntryId> appended, Function<EntryId, Optional<OutboxEntry>> finalState,
+      Map<EntryId, List<Claim>> claimsByEntry, Map<EntryId, List<Attempt>> appliedByEntry, List<String> found) {
+    Map<String, List<EntryId>> byKey = new HashMap<>();
+    for (EntryId id : appended) {
+      finalState.apply(id).flatMap(entry -> entry.message().orderingKey())
+          .ifPresent(key -> byKey.computeIfAbsent(key, k -> new ArrayList<>()).add(id));
+    }
+    byKey.forEach((key, line) -> {
+      for (int i = 1; i < line.size(); i++) {
+        EntryId earlier = line.get(i - 1);
+        EntryId later = line.get(i);
+        List<Attempt> finishing = appliedByEntry.getOrDefault(earlier, List.of()).stream()
+            .filter(attempt -> attempt.result().entry().status().isTerminal()).toList();
+        if (finishing.size() != 1) {
+          continue;
+        }
+        long finishedFrom = finishing.get(0).invokedAt();
+        for (Claim claim : claimsByEntry.getOrDefault(later, List.of())) {
+          if (claimReturnedAt.getOrDefault(claim.token().nonce(), Long.MAX_VALUE) < finishedFrom) {
+            found.add("key " + key + ": " + later + " was claimed by " + claim.owner() + " before the terminal write"
+                + " of the earlier " + earlier + " was even sent (two entries of one key in flight)");
+          }
+        }
+        for (Attempt delivery : appliedByEntry.getOrDefault(later, List.of())) {
+          if (delivery.kind() == TransitionKind.DELIVERED && delivery.returnedAt() < finishedFrom) {
+            found.add("key " + key + ": " + later + " was delivered before the earlier " + earlier + " finished");
+          }
+        }
+      }
+    });
   }
 
   private Map<EntryId, List<Claim>> groupClaims() {

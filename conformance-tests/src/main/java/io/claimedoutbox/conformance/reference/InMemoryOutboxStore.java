@@ -207,7 +207,7 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
     OperationArguments.checkId(id);
     Optional<OutboxEntry> before = find(id);
     boolean written = before.filter(entry -> entry.status() == EntryStatus.DEAD_LETTERED)
-        .map(entry -> compareAndSet(entry, entry.requeued(clock.instant(), WriteStamp.fresh()))).orElse(false);
+        .map(entry -> compareAndSet(entry, requeuedEntry(entry, clock.instant()))).orElse(false);
     return RequeueResult.of(written, find(id));
   }
 
@@ -375,6 +375,17 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
             .thenComparing(OutboxEntry::id))
         .limit(max)
         .toList();
+  }
+
+  /**
+   * The entry a requeue writes.
+   *
+   * @param deadLetter the dead letter as read
+   * @param now the requeue time
+   * @return the entry to store
+   */
+  protected OutboxEntry requeuedEntry(OutboxEntry deadLetter, Instant now) {
+    return deadLetter.requeued(now, WriteStamp.fresh());
   }
 
   /**

@@ -144,8 +144,9 @@ public abstract class ConcurrentHistoryRules extends ConformanceTestBase {
   }
 
   private ClaimTransitionResult attempt(Claim claim, TransitionRequest request, TransitionHistory history) {
+    long invokedAt = history.tick();
     ClaimTransitionResult result = store.tryTransition(claim, request);
-    history.recordAttempt(new TransitionHistory.Attempt(claim, request.kind(), result));
+    history.recordAttempt(new TransitionHistory.Attempt(claim, request.kind(), result, invokedAt, history.tick()));
     return result;
   }
 

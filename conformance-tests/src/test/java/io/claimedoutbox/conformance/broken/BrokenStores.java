@@ -185,6 +185,35 @@ final class BrokenStores {
     }
   }
 
+  /** Bug: ordering keys are ignored, so entries of one key are handed out side by side. */
+  static final class KeysIgnored extends InMemoryOutboxStore {
+    KeysIgnored(Clock clock, TransitionWriteHook hook) {
+      super(clock, hook);
+    }
+
+    @Override
+    protected List<OutboxEntry> selectDue(Collection<OutboxEntry> all, Instant now, int max) {
+      return all.stream()
+          .filter(entry -> entry.isDue(now))
+          .sorted(Comparator.comparing((OutboxEntry entry) -> entry.dueAt().orElseThrow()).thenComparing(OutboxEntry::id))
+          .limit(max)
+          .toList();
+    }
+  }
+
+  /** Bug: a requeue keeps the claim generation, so nothing fences out the holder of an older claim. */
+  static final class RequeueKeepsGeneration extends InMemoryOutboxStore {
+    RequeueKeepsGeneration(Clock clock, TransitionWriteHook hook) {
+      super(clock, hook);
+    }
+
+    @Override
+    protected OutboxEntry requeuedEntry(OutboxEntry deadLetter, Instant now) {
+      OutboxEntry requeued = super.requeuedEntry(deadLetter, now);
+      return requeued.toBuilder().claimGeneration(deadLetter.claimGeneration()).build();
+    }
+  }
+
   /** Bug: the fence compares only the owner, so a worker's older claim still writes. */
   static final class OwnerOnlyFence extends InMemoryOutboxStore {
     OwnerOnlyFence(Clock clock, TransitionWriteHook hook) {

@@ -39,6 +39,9 @@ class BrokenStoresAreCaughtTest {
         Arguments.of(LiveLeaseIgnoredSuite.class, Rule.C6),
         Arguments.of(UnboundedBatchSuite.class, Rule.C3),
         Arguments.of(NewestFirstSuite.class, Rule.C2),
+        Arguments.of(KeysIgnoredSuite.class, Rule.O1),
+        Arguments.of(KeysIgnoredSuite.class, Rule.H1),
+        Arguments.of(RequeueKeepsGenerationSuite.class, Rule.M3),
         Arguments.of(OwnerOnlyFenceSuite.class, Rule.T6),
         Arguments.of(ExpiredLeaseIsStaleSuite.class, Rule.C8),
         Arguments.of(CompatibilityThrowsSuite.class, Rule.K1),
@@ -146,6 +149,18 @@ class BrokenStoresAreCaughtTest {
   static class NewestFirstSuite extends BrokenSuite {
     NewestFirstSuite() {
       super(BrokenStores.NewestFirst::new);
+    }
+  }
+
+  static class KeysIgnoredSuite extends BrokenSuite {
+    KeysIgnoredSuite() {
+      super(BrokenStores.KeysIgnored::new);
+    }
+  }
+
+  static class RequeueKeepsGenerationSuite extends BrokenSuite {
+    RequeueKeepsGenerationSuite() {
+      super(BrokenStores.RequeueKeepsGeneration::new);
     }
   }
 

@@ -146,13 +146,47 @@ public class ClaimedOutboxProperties {
 
   /** The JPA table {@code outbox_entry} and its indexes. */
   public static class Schema {
+
+    /** What runs the outbox's migrations. */
+    public enum Tool {
+      /** Flyway when it is on the classpath, else Liquibase when it is, else nothing (the start-up check only). */
+      AUTO,
+      /** Flyway, with the history table {@code history-table}. */
+      FLYWAY,
+      /** Liquibase, with the changelog table {@code changelog-table}. */
+      LIQUIBASE
+    }
+
     private boolean migrate = true;
+    private Tool tool = Tool.AUTO;
     private String historyTable = "claimed_outbox_schema_history";
+    private String changelogTable = "claimed_outbox_changelog";
+
+    /** @return what runs the outbox's migrations */
+    public Tool getTool() {
+      return tool;
+    }
+
+    /** @param tool what runs the outbox's migrations */
+    public void setTool(Tool tool) {
+      this.tool = tool;
+    }
+
+    /** @return the Liquibase changelog table of the outbox's changesets (its lock table adds {@code _lock}) */
+    public String getChangelogTable() {
+      return changelogTable;
+    }
+
+    /** @param changelogTable the Liquibase changelog table */
+    public void setChangelogTable(String changelogTable) {
+      this.changelogTable = changelogTable;
+    }
 
     /**
-     * @return whether, when Flyway is on the classpath, the starter runs the outbox's own migrations at
-     *     start (history in {@link #getHistoryTable()}, so versions never meet the application's); without
-     *     Flyway, or with this off, the start checks that the table and its indexes exist
+     * @return whether, when Flyway or Liquibase is on the classpath, the starter runs the outbox's own
+     *     migrations at start (in a history or changelog table of their own, so they never meet the
+     *     application's); without either, or with this off, the start checks that the table and its
+     *     indexes exist
      */
     public boolean isMigrate() {
       return migrate;

@@ -18,7 +18,8 @@ import org.springframework.util.ClassUtils;
  * The {@code outbox_entry} table at start. With Flyway on the classpath (and
  * {@code claimed-outbox.schema.migrate} on), the outbox's own migrations run in a Flyway of their
  * own: its history table ({@code claimed_outbox_schema_history}) is not the application's, so the
- * outbox's {@code V1__…} never meets the application's {@code V1__…}. Otherwise the start checks
+ * outbox's {@code V1__…} never meets the application's {@code V1__…}; with Liquibase instead, as
+ * a changelog of the starter's with a changelog table of its own. Then, and otherwise, the start checks
  * that the table and every index the migrations create exist, and fails naming what is missing and
  * where the scripts are.
  */
@@ -34,10 +35,36 @@ final class OutboxJpaSchema {
       return;
     }
     OutboxDatabase database = databaseOf(dataSource);
-    if (settings.isMigrate() && ClassUtils.isPresent("org.flywaydb.core.Flyway", OutboxJpaSchema.class.getClassLoader())) {
-      FlywayMigration.migrate(dataSource, database, settings.getHistoryTable());
+    if (settings.isMigrate()) {
+      switch (tool(settings.getTool())) {
+        case FLYWAY -> FlywayMigration.migrate(dataSource, database, settings.getHistoryTable());
+        case LIQUIBASE -> LiquibaseMigration.migrate(dataSource, database, settings.getChangelogTable());
+        default -> { }
+      }
     }
     check(dataSource, database);
+  }
+
+  /** The tool that runs, {@code AUTO} when neither is on the classpath. */
+  private static ClaimedOutboxProperties.Schema.Tool tool(ClaimedOutboxProperties.Schema.Tool chosen) {
+    ClassLoader loader = OutboxJpaSchema.class.getClassLoader();
+    boolean flyway = ClassUtils.isPresent("org.flywaydb.core.Flyway", loader);
+    boolean liquibase = ClassUtils.isPresent("liquibase.command.CommandScope", loader);
+    return switch (chosen) {
+      case FLYWAY -> require(flyway, chosen, "org.flywaydb:flyway-core");
+      case LIQUIBASE -> require(liquibase, chosen, "org.liquibase:liquibase-core");
+      case AUTO -> flyway ? ClaimedOutboxProperties.Schema.Tool.FLYWAY
+          : liquibase ? ClaimedOutboxProperties.Schema.Tool.LIQUIBASE : ClaimedOutboxProperties.Schema.Tool.AUTO;
+    };
+  }
+
+  private static ClaimedOutboxProperties.Schema.Tool require(boolean present, ClaimedOutboxProperties.Schema.Tool tool,
+      String artifact) {
+    if (!present) {
+      throw new IllegalStateException("claimed-outbox.schema.tool is " + tool + " but " + artifact
+          + " is not on the classpath");
+    }
+    return tool;
   }
 
   static OutboxDatabase databaseOf(DataSource dataSource) {
@@ -64,14 +91,15 @@ final class OutboxJpaSchema {
       try {
         statement.executeQuery("SELECT id FROM outbox_entry WHERE 1 = 0").close();
       } catch (SQLException missing) {
-        throw new IllegalStateException("Claimed Outbox: the table outbox_entry does not exist. Add Flyway (the starter"
-            + " then creates it, history in its own table) or run " + scripts + ". (" + missing.getMessage() + ")");
+        throw new IllegalStateException("Claimed Outbox: the table outbox_entry does not exist. Add Flyway or Liquibase"
+            + " (the starter then creates it, history in a table of its own) or run " + scripts + ". (" + missing.getMessage() + ")");
       }
       Set<String> present = indexes(connection.getMetaData());
       List<String> missing = INDEXES.stream().filter(index -> !present.contains(index)).toList();
       if (!missing.isEmpty()) {
         throw new IllegalStateException("Claimed Outbox: outbox_entry lacks the index(es) " + missing + " (a table"
-            + " made by Hibernate's ddl-auto has none of them: claims would scan the whole table). Add Flyway or run "
+            + " made by Hibernate's ddl-auto has none of them: claims would scan the whole table). Add Flyway or"
+            + " Liquibase, or run "
             + scripts + ".");
       }
     } catch (SQLException failure) {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.drain.OutboxMessageHandler;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -18,7 +20,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import redis.clients.jedis.JedisPooled;
 
 /** The starter's choices and failures, each in a small context. */
-@DisplayName("Spring Boot starter: Redis backend, the schema check, no backend, unsupported versions")
+@DisplayName("Spring Boot starter: Redis backend, Liquibase, the schema check, no backend, unsupported versions")
 class StarterConfigurationTest {
 
   private static final String REDIS = Optional.ofNullable(System.getenv("OUTBOX_REDIS_URL"))
@@ -58,6 +60,26 @@ class StarterConfigurationTest {
           .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
               .hasMessageContaining("the table outbox_entry does not exist")
               .hasMessageContaining("V1__create_outbox_entry.sql"));
+    }
+  }
+
+  @Test
+  void withLiquibaseTheTableIsMadeUnderAChangelogOfItsOwn() {
+    try (PostgreSqlSchema schema = new PostgreSqlSchema()) {
+      new ApplicationContextRunner()
+          .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, HibernateJpaAutoConfiguration.class,
+              ClaimedOutboxAutoConfiguration.class))
+          .withPropertyValues("spring.datasource.url=" + schema.url(), "claimed-outbox.schema.tool=liquibase",
+              "claimed-outbox.retention.enabled=false")
+          .run(context -> {
+            assertThat(context).hasNotFailed();
+            JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
+            assertThat(jdbc.queryForList("SELECT id FROM claimed_outbox_changelog ORDER BY orderexecuted", String.class))
+                .containsExactly("claimed-outbox-V1", "claimed-outbox-V2", "claimed-outbox-V3");
+            ClaimedOutboxStore store = context.getBean(ClaimedOutboxStore.class);
+            store.append(OutboxMessage.of("orders", new byte[] {1}));
+            assertThat(store.countByStatus().total()).isEqualTo(1);
+          });
     }
   }
 

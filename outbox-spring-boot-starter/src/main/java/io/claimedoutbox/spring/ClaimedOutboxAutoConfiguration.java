@@ -40,6 +40,7 @@ import org.springframework.context.annotation.Import;
     "org.springframework.boot.autoconfigure.orm.jpa.HibernateJpaAutoConfiguration",
     "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration",
     "org.springframework.boot.mongodb.autoconfigure.MongoAutoConfiguration",
+    "org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration",
     "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
     "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
     "org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration"})

@@ -21,8 +21,9 @@ import java.util.function.UnaryOperator;
  * {@code OutboxClaimOutcomeStore} and {@code OutboxOperations}, all the same instance.
  *
  * <p>{@link #appendAll} joins the Spring transaction active on the calling thread, where the
- * backend can (the JPA adapter, through the shared {@code EntityManager}): the entries commit or
- * roll back with the caller's business write. Without an active transaction, or on a backend that
+ * backend can (the JPA adapter through the shared {@code EntityManager}, the MongoDB adapter through
+ * Spring Data MongoDB's session-bound database): the entries commit or roll back with the caller's
+ * business write. Without an active transaction, or on a backend that
  * cannot join one, it appends in a transaction of its own. When a tracer is present, each message
  * carries the current trace in its {@code traceparent} header. Transitions go through the metrics
  * and observation decorators the application's registries called for. Thread-safe.

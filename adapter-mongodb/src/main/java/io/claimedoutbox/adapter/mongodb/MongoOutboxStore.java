@@ -225,6 +225,34 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     return entries;
   }
 
+  /**
+   * Appends through {@code database}, a handle on this store's database that carries the caller's
+   * session — such as the one Spring Data MongoDB's
+   * {@code MongoDatabaseUtils.getDatabase(name, factory, SessionSynchronization.ON_ACTUAL_TRANSACTION)}
+   * returns, bound to the transaction on the calling thread: the entries are written in that
+   * transaction. A plain handle writes on its own, like {@link #appendAll(List)}.
+   *
+   * @param database a handle on the database this store was built for
+   * @param messages what to append
+   * @return the entries as they will be stored
+   * @throws IllegalArgumentException if {@code database} names another database
+   */
+  public List<OutboxEntry> appendThrough(MongoDatabase database, List<OutboxMessage> messages) {
+    Arguments.requireNonNull(database, "database");
+    if (!database.getName().equals(collection.getNamespace().getDatabaseName())) {
+      throw new IllegalArgumentException("database must be " + collection.getNamespace().getDatabaseName()
+          + ", the store's, was " + database.getName());
+    }
+    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
+    List<OutboxEntry> entries = NewEntries.of(batch, clock.instant());
+    if (!entries.isEmpty()) {
+      MongoCollection<Document> target = database.getCollection(collection.getNamespace().getCollectionName())
+          .withWriteConcern(collection.getWriteConcern());
+      run("append", () -> target.insertMany(entries.stream().map(EntryDocuments::toDocument).toList()));
+    }
+    return entries;
+  }
+
   @Override
   public Optional<OutboxEntry> find(EntryId id) {
     Arguments.requireNonNull(id, "id");

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoDatabase;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
@@ -113,6 +114,16 @@ class MongoAdapterTest {
         .isInstanceOfSatisfying(UndecodableEntryException.class,
             thrown -> assertThat(thrown.entryId()).isEqualTo(EntryId.of("entry-9")))
         .hasMessageContaining("entry-9");
+  }
+
+  @Test
+  void appendThroughWritesThroughTheGivenHandleAndRefusesAnotherDatabase() {
+    MongoDatabase database = fixture.client.getDatabase(MongoFixtures.DATABASE);
+    List<OutboxEntry> appended = store.appendThrough(database, List.of(OutboxMessage.of("t", new byte[] {7})));
+    assertThat(store.find(appended.get(0).id())).contains(appended.get(0));
+    assertThatThrownBy(() -> store.appendThrough(fixture.client.getDatabase("elsewhere"),
+        List.of(OutboxMessage.of("t", new byte[] {8})))).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("database must be " + MongoFixtures.DATABASE);
   }
 
   @Test

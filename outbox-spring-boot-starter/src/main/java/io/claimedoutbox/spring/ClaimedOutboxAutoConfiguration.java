@@ -153,7 +153,8 @@ public class ClaimedOutboxAutoConfiguration {
     OutboxHealthIndicator outboxHealthIndicator(ClaimedOutboxStore store, ObjectProvider<OutboxBackend> backend,
         ClaimedOutboxProperties properties) {
       return new OutboxHealthIndicator(store, backend.getIfAvailable(() -> new OutboxBackend("unknown", store, store,
-          ClaimedOutboxStore.TransactionalAppend.NONE)).name(), properties.getHealth().getMaxOldestDueAge());
+          ClaimedOutboxStore.TransactionalAppend.NONE)).name(), properties.getHealth().getMaxOldestDueAge(),
+          properties.getHealth().getRefresh(), java.time.Clock.systemUTC());
     }
   }
 }

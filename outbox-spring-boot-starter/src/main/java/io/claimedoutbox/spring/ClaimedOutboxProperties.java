@@ -376,6 +376,17 @@ public class ClaimedOutboxProperties {
   /** The health indicator. */
   public static class Health {
     private Duration maxOldestDueAge;
+    private Duration refresh = Duration.ofSeconds(15);
+
+    /** @return how long a successful backlog read serves health checks */
+    public Duration getRefresh() {
+      return refresh;
+    }
+
+    /** @param refresh how long a successful backlog read serves health checks */
+    public void setRefresh(Duration refresh) {
+      this.refresh = refresh;
+    }
 
     /** @return the oldest due entry's wait above which the outbox reports DOWN; unset: never for age */
     public Duration getMaxOldestDueAge() {

@@ -1,0 +1,36 @@
+package io.claimedoutbox.spring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.claimedoutbox.conformance.MutableClock;
+import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
+import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.port.TransitionWriteHook;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.health.contributor.Status;
+
+@DisplayName("Outbox health: the backlog, DOWN past the allowed wait, one store read per refresh")
+class OutboxHealthIndicatorTest {
+
+  private final MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
+  private final InMemoryOutboxStore store = new InMemoryOutboxStore(clock, TransitionWriteHook.NONE);
+
+  @Test
+  void downOnceTheOldestDueEntryWaitedTooLongAndReadsAreReusedWithinTheRefresh() {
+    OutboxHealthIndicator health = new OutboxHealthIndicator(store, "memory", Duration.ofMinutes(5),
+        Duration.ofSeconds(15), clock);
+    store.append(OutboxMessage.of("orders", new byte[] {1}));
+    assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
+    assertThat(health.health(true).getDetails()).containsEntry("pending", 1L);
+
+    store.append(OutboxMessage.of("orders", new byte[] {2}));
+    clock.advance(Duration.ofSeconds(14));
+    assertThat(health.health(true).getDetails()).as("within the refresh").containsEntry("pending", 1L);
+    clock.advance(Duration.ofMinutes(6));
+    assertThat(health.health(true).getStatus()).as("6 min 14 s waited, 5 min allowed").isEqualTo(Status.DOWN);
+    assertThat(health.health(true).getDetails()).containsEntry("pending", 2L).containsKey("reason");
+  }
+}

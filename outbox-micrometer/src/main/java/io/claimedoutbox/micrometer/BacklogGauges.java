@@ -73,12 +73,16 @@ public final class BacklogGauges {
     }
     BacklogGauges gauges = new BacklogGauges(operations, refresh, Arguments.requireNonNull(clock, "clock"));
     for (EntryStatus status : EntryStatus.values()) {
+      // Strongly referenced: the registry holds the only reference, and a weak one would let the
+      // snapshot be collected and the gauges report NaN.
       Gauge.builder(OutboxMetrics.ENTRIES, gauges, self -> self.count(status))
+          .strongReference(true)
           .tag(OutboxMetrics.TAG_STATUS, status.tagValue())
           .description("Outbox entries in this status, as of the last backlog read")
           .register(registry);
     }
     Gauge.builder(OutboxMetrics.OLDEST_DUE_AGE, gauges, BacklogGauges::oldestDueAgeSeconds)
+        .strongReference(true)
         .baseUnit("seconds")
         .description("How long the oldest due outbox entry has waited, as of the last backlog read")
         .register(registry);

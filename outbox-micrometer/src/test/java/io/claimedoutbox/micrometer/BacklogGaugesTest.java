@@ -40,6 +40,18 @@ class BacklogGaugesTest {
   }
 
   @Test
+  void theGaugesOutliveEveryOtherReferenceToThem() throws Exception {
+    BacklogGauges.register(store, registry, Duration.ZERO, clock);
+    store.append(OutboxMessage.of("orders", new byte[] {1}));
+    java.lang.ref.WeakReference<Object> probe = new java.lang.ref.WeakReference<>(new Object());
+    while (probe.get() != null) {
+      System.gc();
+      Thread.onSpinWait();
+    }
+    assertThat(gauge(OutboxMetrics.ENTRIES, "pending")).as("after a garbage collection").isEqualTo(1.0);
+  }
+
+  @Test
   void theStoreIsReadAtMostOncePerRefresh() {
     BacklogGauges.register(store, registry, Duration.ofSeconds(15), clock);
     assertThat(gauge(OutboxMetrics.ENTRIES, "pending")).isEqualTo(0.0);

@@ -98,7 +98,7 @@ enum SqlDialect {
    * most the bound limit. PostgreSQL picks them once, in a materialized CTE (a limited {@code IN}
    * subquery may be run again per row and delete more than the limit), with {@code SKIP LOCKED}, and checks the cutoff again
    * on the row it deletes (a dead letter requeued meanwhile is then left alone); MariaDB deletes in
-   * one ordered, limited statement; H2 picks them in a subquery.
+   * one ordered, limited statement; H2 picks them in a subquery and checks the cutoff again too.
    */
   String purgeStatement() {
     return switch (this) {
@@ -107,13 +107,13 @@ enum SqlDialect {
           + " DELETE FROM outbox_entry USING picked WHERE outbox_entry.id = picked.id AND due_at IS NULL AND updated_at < ?";
       case MARIADB -> "DELETE FROM outbox_entry WHERE finished_at < ? ORDER BY finished_at LIMIT ?";
       case OTHER -> "DELETE FROM outbox_entry WHERE id IN (SELECT id FROM outbox_entry WHERE finished_at < ?"
-          + " ORDER BY finished_at LIMIT ?)";
+          + " ORDER BY finished_at LIMIT ?) AND finished_at < ?";
     };
   }
 
   /** Whether {@link #purgeStatement()} binds the cutoff a second time, third. */
   boolean purgeRechecksCutoff() {
-    return this == POSTGRESQL;
+    return this != MARIADB;
   }
 
   /** The query that reads the server's current time, to the microsecond where the server keeps it. */

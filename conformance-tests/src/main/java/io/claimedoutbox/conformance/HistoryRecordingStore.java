@@ -74,6 +74,13 @@ public final class HistoryRecordingStore extends ForwardingOutboxStore {
   }
 
   @Override
+  public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
+    List<Claim> claims = delegate().claimNextOfKey(worker, orderingKey, lease);
+    history.recordClaims(claims);
+    return claims;
+  }
+
+  @Override
   public boolean delete(EntryId id) {
     boolean deleted = delegate().delete(id);
     if (deleted) {

@@ -63,6 +63,12 @@ public enum Rule {
       "that a claim reads past held-back entries until it has enough or nothing is due, instead of stopping"
           + " after a fixed window of the due order"),
 
+  O5(Level.OPTIONAL, "claimNextOfKey hands out only the key's first unfinished entry, and only when claimDue would:"
+      + " nothing while it is held or waits for its retry, a newer token on a re-claim, the next entry once it is"
+      + " delivered, nothing for an unknown key",
+      "the lookup of the key's first unfinished entry (one index probe) and the same due check and compare-and-set"
+          + " as a claim; requires StoreCapability.CLAIM_BY_KEY, others report it skipped"),
+
   M1(Level.OPTIONAL, "countByStatus counts every status exactly, and oldestDueAge is the wait of the earliest"
       + " due entry: none while nothing is due, a pending entry from its available time, an expired claim from"
       + " its lease end, never a live claim",

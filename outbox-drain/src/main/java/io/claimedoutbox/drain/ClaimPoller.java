@@ -2,8 +2,10 @@ package io.claimedoutbox.drain;
 
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.StoreCapability;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -39,6 +41,7 @@ final class ClaimPoller {
   private final AtomicReference<ScheduledFuture<?>> idleTurn = new AtomicReference<>();
   /** Set when a keyed entry leaves the pool, cleared when a turn starts polling. */
   private final AtomicBoolean keyReleased = new AtomicBoolean();
+  private final boolean claimsByKey;
   private volatile boolean stopping;
   private Duration idle;
 
@@ -49,6 +52,7 @@ final class ClaimPoller {
     this.pool = pool;
     this.scheduler = scheduler;
     this.idle = settings.minIdle();
+    this.claimsByKey = store.capabilities().contains(StoreCapability.CLAIM_BY_KEY);
   }
 
   /** Claims as many due entries as the pool has room for, at most a batch, and dispatches them. */
@@ -104,18 +108,53 @@ final class ClaimPoller {
   }
 
   /**
-   * An entry left the pool: a parked poller polls again, and so does one waiting out an idle
-   * backoff when the entry had an ordering key (its successor may be claimable now).
+   * An entry left the pool: a parked poller polls again; when the entry had an ordering key, its
+   * successor may be claimable now. When nothing else is held (one key is moving, and a due query
+   * would read past all its held-back entries for one claim) it is claimed by key where the store
+   * can; otherwise the poller wakes from its idle backoff, and one due query takes the heads of many
+   * keys at once.
    */
   void released(InFlightEntry entry) {
     if (parked.get() && !mustWaitForRoom() && parked.compareAndSet(true, false)) {
       execute(this::loop);
       return;
     }
-    if (entry.claim().snapshot().message().orderingKey().isPresent()) {
-      keyReleased.set(true);
-      wakeFromIdle();
+    Optional<String> key = entry.claim().snapshot().message().orderingKey();
+    if (key.isEmpty()) {
+      return;
     }
+    if (claimsByKey && pool.isEmpty()) {
+      execute(() -> handOn(key.get()));
+    } else {
+      wakeUpForKey();
+    }
+  }
+
+  /**
+   * Claims the key's next entry directly ({@code claimNextOfKey}: one index lookup) instead of a
+   * due query, which would read past every held-back entry of the key; when there is none to take
+   * now, the poller wakes as for any released key.
+   */
+  private void handOn(String key) {
+    List<Claim> next = List.of();
+    if (!stopping && pool.room() > 0) {
+      try {
+        next = store.claimNextOfKey(settings.worker(), key, settings.lease());
+      } catch (RuntimeException failure) {
+        LOG.debug("Outbox drain {} could not claim the next entry of {}; the poller will", settings.worker(), key,
+            failure);
+      }
+    }
+    if (next.isEmpty()) {
+      wakeUpForKey();
+    } else {
+      next.forEach(pool::dispatch);
+    }
+  }
+
+  private void wakeUpForKey() {
+    keyReleased.set(true);
+    wakeFromIdle();
   }
 
   /** Cancelling the pending turn decides the race with it: only one of the two ever runs the loop. */

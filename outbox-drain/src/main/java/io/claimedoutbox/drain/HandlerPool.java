@@ -73,6 +73,11 @@ final class HandlerPool {
     return settings.concurrency() + claimAhead.bufferNow(finishedHandlers.get()) - inFlight.size();
   }
 
+  /** @return whether no claim is held: none running, none waiting, none being recorded */
+  boolean isEmpty() {
+    return inFlight.isEmpty();
+  }
+
   /** @return whether some claim waits for a free handler */
   boolean hasWaiting() {
     return waiting.get() > 0;

@@ -6,10 +6,16 @@ import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.port.ForwardingOutboxStore;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.TransitionWriteHook;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -27,10 +33,51 @@ class OrderingKeyDrainTest {
 
   private static final int ENTRIES = 30;
 
+  /** Counts the claims by due query and by key; hides CLAIM_BY_KEY when asked to. */
+  private static final class CountingStore extends ForwardingOutboxStore {
+    private final boolean byKey;
+    final AtomicInteger dueQueries = new AtomicInteger();
+    final AtomicInteger keyClaims = new AtomicInteger();
+
+    CountingStore(OutboxClaimOutcomeStore store, boolean byKey) {
+      super(store);
+      this.byKey = byKey;
+    }
+
+    @Override
+    public Set<StoreCapability> capabilities() {
+      return byKey ? super.capabilities() : Set.of();
+    }
+
+    @Override
+    public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
+      dueQueries.incrementAndGet();
+      return super.claimDue(worker, maxEntries, lease);
+    }
+
+    @Override
+    public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
+      keyClaims.incrementAndGet();
+      return super.claimNextOfKey(worker, orderingKey, lease);
+    }
+  }
+
   @Test
   void aBusyKeyDrainsInAppendOrderWithoutWaitingOutTheIdleBackoff() throws InterruptedException {
-    InMemoryOutboxStore store = new InMemoryOutboxStore(
-        new MutableClock(Instant.parse("2030-01-01T00:00:00Z")), TransitionWriteHook.NONE);
+    CountingStore store = drainOneKey(false);
+    assertThat(store.keyClaims).as("claims by key, on a store without CLAIM_BY_KEY").hasValue(0);
+  }
+
+  @Test
+  void onAStoreThatClaimsByKeyTheKeyIsHandedOnWithoutADueQueryPerEntry() throws InterruptedException {
+    CountingStore store = drainOneKey(true);
+    assertThat(store.keyClaims.get()).as("claims by key").isGreaterThanOrEqualTo(ENTRIES - 1);
+    assertThat(store.dueQueries.get()).as("due queries for %d entries of one key", ENTRIES).isLessThan(ENTRIES / 3);
+  }
+
+  private CountingStore drainOneKey(boolean byKey) throws InterruptedException {
+    CountingStore store = new CountingStore(new InMemoryOutboxStore(
+        new MutableClock(Instant.parse("2030-01-01T00:00:00Z")), TransitionWriteHook.NONE), byKey);
     List<String> appended = IntStream.range(0, ENTRIES).mapToObj(i -> "event-" + i).toList();
     store.appendAll(appended.stream()
         .map(text -> OutboxMessage.of("orders", text.getBytes(StandardCharsets.UTF_8)).withOrderingKey("order-42"))
@@ -57,5 +104,6 @@ class OrderingKeyDrainTest {
       drain.stop(Duration.ofSeconds(5));
     }
     assertThat(delivered).containsExactlyElementsOf(appended);
+    return store;
   }
 }

@@ -58,6 +58,11 @@ public abstract class ForwardingOutboxStore implements OutboxClaimOutcomeStore {
   }
 
   @Override
+  public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
+    return delegate.claimNextOfKey(worker, orderingKey, lease);
+  }
+
+  @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
     return delegate.appendAll(messages);
   }

@@ -39,6 +39,24 @@ public interface OutboxClaimStore extends OutboxStore {
   List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease);
 
   /**
+   * Claims the next entry of one ordering key, if it may be claimed now: the key's first unfinished
+   * entry, when it is due exactly as {@link #claimDue} would take it. A drain calls this when an entry
+   * of the key finished, to hand the key on without a full due query (which reads past every held-back
+   * entry of a deep key). Stores that declare {@link StoreCapability#CLAIM_BY_KEY} find the entry with
+   * one index lookup; the default claims nothing, and a caller then relies on {@link #claimDue}.
+   *
+   * @param worker who claims
+   * @param orderingKey the key
+   * @param lease how long others must wait, as for {@link #claimDue}
+   * @return the claim of the key's next entry, or empty when it is not claimable now (none left, not
+   *     due, held under a live lease, or another worker was faster)
+   */
+  default List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
+    StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
+    return List.of();
+  }
+
+  /**
    * Marks the claimed entry delivered.
    *
    * @param claim the caller's claim

@@ -44,6 +44,19 @@ public final class StoreArguments {
   }
 
   /**
+   * Checks the arguments of {@link OutboxClaimStore#claimNextOfKey}.
+   *
+   * @param worker who claims
+   * @param orderingKey the key, as {@link io.claimedoutbox.domain.OutboxMessage#withOrderingKey} accepts it
+   * @param lease the lease length
+   */
+  public static void checkClaimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
+    Arguments.requireNonNull(worker, "worker");
+    Arguments.requireText(orderingKey, "orderingKey", 255);
+    Arguments.requireLease(lease, "lease");
+  }
+
+  /**
    * Checks the arguments of a transition.
    *
    * @param claim the caller's claim

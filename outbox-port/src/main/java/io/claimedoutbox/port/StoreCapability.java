@@ -12,5 +12,10 @@ public enum StoreCapability {
    * Appends can join a transaction the caller already holds, so an entry is written exactly when
    * the caller's business change commits.
    */
-  TRANSACTIONAL_APPEND
+  TRANSACTIONAL_APPEND,
+  /**
+   * {@link OutboxClaimStore#claimNextOfKey} finds a key's next entry with one lookup in an index of
+   * each key's unfinished entries, so a drain hands a busy key on without a full due query.
+   */
+  CLAIM_BY_KEY
 }

@@ -96,6 +96,22 @@ final class EntryRows {
     }
   }
 
+  /**
+   * The first unfinished entry of an ordering key, in append order: one probe of the index the
+   * claim's ordering check uses ({@link SqlDialect#unfinishedKeyColumn}).
+   */
+  static Optional<OutboxEntry> firstUnfinishedOfKey(Connection connection, String orderingKey, SqlDialect dialect)
+      throws SQLException {
+    String sql = "SELECT " + COLUMNS + " FROM outbox_entry WHERE " + dialect.unfinishedKeyColumn()
+        + " = ? AND due_at IS NOT NULL ORDER BY created_at, id LIMIT 1";
+    try (PreparedStatement select = connection.prepareStatement(sql)) {
+      select.setString(1, orderingKey);
+      try (ResultSet row = select.executeQuery()) {
+        return row.next() ? Optional.of(read(row, dialect)) : Optional.empty();
+      }
+    }
+  }
+
   static OutboxEntry read(ResultSet row, SqlDialect dialect) throws SQLException {
     OutboxEntryRecord record = new OutboxEntryRecord();
     record.id = row.getString("id");

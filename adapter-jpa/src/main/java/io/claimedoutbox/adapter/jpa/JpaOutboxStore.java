@@ -103,7 +103,8 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
 
   @Override
   public Set<StoreCapability> capabilities() {
-    return Set.of(StoreCapability.TRANSACTIONAL_APPEND, StoreCapability.ATOMIC_EVALUATION);
+    return Set.of(StoreCapability.TRANSACTIONAL_APPEND, StoreCapability.ATOMIC_EVALUATION,
+        StoreCapability.CLAIM_BY_KEY);
   }
 
   /**
@@ -193,6 +194,33 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
       return claimer.claim(worker, maxEntries, lease, clock.instant()).stream().map(Claim::of).toList();
     } catch (SQLException | RuntimeException failure) {
       throw JdbcAccess.failure("claim due entries for " + worker, failure);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Two round trips: the key's first unfinished row (one index probe), then, when it is due, an
+   * autocommitted update checked against the revision read.
+   */
+  @Override
+  public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
+    StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
+    Instant now = clock.instant();
+    try {
+      return jdbc.autoCommitted(connection -> {
+        Optional<OutboxEntry> head = EntryRows.firstUnfinishedOfKey(connection, orderingKey, dialect);
+        if (head.isEmpty() || !head.get().isDue(now)) {
+          return List.<Claim>of();
+        }
+        OutboxEntry claimed = head.get().claimedBy(worker, now, lease, WriteStamp.fresh());
+        try (PreparedStatement write = connection.prepareStatement(EntryRows.WRITE)) {
+          EntryRows.bindWrite(write, claimed, head.get().revision(), dialect);
+          return write.executeUpdate() == 1 ? List.of(Claim.of(claimed)) : List.<Claim>of();
+        }
+      });
+    } catch (SQLException failure) {
+      throw JdbcAccess.failure("claim the next entry of " + orderingKey + " for " + worker, failure);
     }
   }
 

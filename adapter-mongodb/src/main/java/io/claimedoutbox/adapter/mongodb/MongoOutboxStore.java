@@ -186,7 +186,8 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
 
   @Override
   public Set<StoreCapability> capabilities() {
-    return Set.of(StoreCapability.TRANSACTIONAL_APPEND, StoreCapability.ATOMIC_EVALUATION);
+    return Set.of(StoreCapability.TRANSACTIONAL_APPEND, StoreCapability.ATOMIC_EVALUATION,
+        StoreCapability.CLAIM_BY_KEY);
   }
 
   /**
@@ -272,15 +273,36 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     Instant now = Instants.stored(clock.instant());
     List<Claim> claims = new ArrayList<>();
     for (OutboxEntry candidate : claimable(worker, now, maxEntries)) {
-      OutboxEntry claimed = candidate.claimedBy(worker, now, lease, WriteStamp.fresh());
-      UpdateResult written = run("claim " + candidate.id() + " for " + worker, () -> collection.updateOne(
-          and(eq(EntryDocuments.ID, candidate.id().value()), eq(EntryDocuments.REVISION, candidate.revision())),
-          EntryDocuments.changeUpdate(candidate, claimed)));
-      if (written.getMatchedCount() == 1) {
-        claims.add(Claim.of(claimed));
-      }
+      claimOne(candidate, worker, now, lease).ifPresent(claims::add);
     }
     return claims;
+  }
+
+  /** Claims one candidate read before, by an update checked against the revision read. */
+  private Optional<Claim> claimOne(OutboxEntry candidate, WorkerId worker, Instant now, Duration lease) {
+    OutboxEntry claimed = candidate.claimedBy(worker, now, lease, WriteStamp.fresh());
+    UpdateResult written = run("claim " + candidate.id() + " for " + worker, () -> collection.updateOne(
+        and(eq(EntryDocuments.ID, candidate.id().value()), eq(EntryDocuments.REVISION, candidate.revision())),
+        EntryDocuments.changeUpdate(candidate, claimed)));
+    return written.getMatchedCount() == 1 ? Optional.of(Claim.of(claimed)) : Optional.empty();
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The key's first unfinished document through the {@code outbox_key_order} index, then, when
+   * it is due, one update checked against its revision.
+   */
+  @Override
+  public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
+    StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
+    Instant now = Instants.stored(clock.instant());
+    Optional<OutboxEntry> head = run("read the next entry of " + orderingKey, () -> Optional.ofNullable(collection
+        .find(and(eq(EntryDocuments.ORDERING_KEY, orderingKey), exists(EntryDocuments.DUE_AT)))
+        .sort(Sorts.ascending(EntryDocuments.CREATED_AT, EntryDocuments.ID)).limit(1).first()))
+        .map(EntryDocuments::toEntry);
+    return head.filter(entry -> entry.isDue(now)).flatMap(entry -> claimOne(entry, worker, now, lease))
+        .map(List::of).orElse(List.of());
   }
 
   /**

@@ -115,7 +115,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
 
   @Override
   public Set<StoreCapability> capabilities() {
-    return Set.of(StoreCapability.ATOMIC_EVALUATION);
+    return Set.of(StoreCapability.ATOMIC_EVALUATION, StoreCapability.CLAIM_BY_KEY);
   }
 
   /** @return the number of shards (hash tags) the outbox is spread over */
@@ -195,6 +195,30 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     }
     claims.sort(Comparator.comparing(claim -> order.get(claim.entryId())));
     return claims;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The head of the key's index of unfinished entries, read with the entry, then the claim script
+   * on that one candidate, checked against the revision read: three round trips.
+   */
+  @Override
+  public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
+    StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
+    int shard = keys.shardOfOrderingKey(orderingKey);
+    Instant now = Instants.stored(clock.instant());
+    List<byte[]> head = runSafely("read the next entry of " + orderingKey,
+        () -> redis.zrange(bytes(keys.orderingKeyIndex(shard, orderingKey)), 0, 0));
+    if (head.isEmpty()) {
+      return List.of();
+    }
+    Optional<OutboxEntry> next = find(EntryId.of(new String(head.get(0), StandardCharsets.UTF_8)));
+    if (next.isEmpty() || !next.get().isDue(now)) {
+      return List.of();
+    }
+    DueCandidate candidate = new DueCandidate(shard, next.get(), next.get().dueAt().orElseThrow().toEpochMilli());
+    return claimShard(shard, worker, List.of(candidate), now, lease, WriteStamp.fresh());
   }
 
   /** The oldest due entries of one shard, each decoded: a damaged one throws before anything is written. */

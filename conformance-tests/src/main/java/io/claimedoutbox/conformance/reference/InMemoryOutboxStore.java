@@ -93,7 +93,7 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
 
   @Override
   public Set<StoreCapability> capabilities() {
-    return Set.of();
+    return Set.of(StoreCapability.CLAIM_BY_KEY);
   }
 
   /**
@@ -157,6 +157,30 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
     } catch (LinkFailure lost) {
       throw new OutboxStoreException("outbox store failed: claim for " + worker
           + " (entries it claimed return to the queue when their leases end)", lost);
+    }
+  }
+
+  @Override
+  public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
+    StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
+    Instant now = clock.instant();
+    try {
+      return send(() -> {
+        synchronized (rows) {
+          List<OutboxEntry> all = new ArrayList<>();
+          rows.forEach((id, row) -> decode(id, row).ifPresent(all::add));
+          OutboxEntry head = AppendOrder.firstOfEachKey(all).get(orderingKey);
+          if (head == null || !head.isDue(now)) {
+            return List.<Claim>of();
+          }
+          OutboxEntry claimed = claim(head, worker, now, lease);
+          rows.put(claimed.id(), new StoredRow(claimed, null));
+          return List.of(Claim.of(claimed));
+        }
+      });
+    } catch (LinkFailure lost) {
+      throw new OutboxStoreException("outbox store failed: claim the next entry of " + orderingKey + " for " + worker
+          + " (an entry it claimed returns to the queue when its lease ends)", lost);
     }
   }
 

@@ -16,6 +16,7 @@ import io.claimedoutbox.port.StoreCapability;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -129,7 +130,17 @@ public abstract class ConcurrentHistoryRules extends ConformanceTestBase {
       }
       current = Claim.of(saved.entry());
     }
-    attempt(current, finishing(current, random), history);
+    ClaimTransitionResult finished = attempt(current, finishing(current, random), history);
+    Optional<String> key = current.snapshot().message().orderingKey();
+    if (key.isPresent() && finished.isApplied() && finished.entry().status().isTerminal() && random.nextBoolean()
+        && store.capabilities().contains(StoreCapability.CLAIM_BY_KEY)) {
+      // Hand the key on as a drain does, by key, racing the other workers' claimDue.
+      List<Claim> next = store.claimNextOfKey(claim.owner(), key.get(), LEASE);
+      history.recordClaims(next);
+      for (Claim successor : next) {
+        work(successor, random, appended, history);
+      }
+    }
   }
 
   private TransitionRequest finishing(Claim claim, Random random) {

@@ -13,9 +13,11 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import io.claimedoutbox.port.StoreCapability;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
-/** Rules O1–O4: ordering keys. */
+/** Rules O1–O5: ordering keys. */
 public abstract class OrderingRules extends ConformanceTestBase {
 
   private OutboxEntry keyed(String key, String topic) {
@@ -97,6 +99,39 @@ public abstract class OrderingRules extends ConformanceTestBase {
     clock.advance(Duration.ofSeconds(6));
     RuleCheck.requireEqual(Rule.O4, "claimed in a batch of 2 once the failed first entry's retry is due, its"
         + " retry later than its key's 25 later entries", Set.of(failing.id()), ids(store.claimDue(BOB, 2, LEASE)));
+  }
+
+  @Test
+  void o5_claimNextOfKeyHandsOutOnlyTheKeysNextClaimableEntry() {
+    Assumptions.assumeTrue(store.capabilities().contains(StoreCapability.CLAIM_BY_KEY),
+        () -> fixture().backendName() + " does not declare CLAIM_BY_KEY: its claimNextOfKey claims nothing");
+    OutboxEntry first = keyed("customer-1", "a1");
+    OutboxEntry second = keyed("customer-1", "a2");
+    OutboxEntry otherKey = keyed("customer-2", "b1");
+
+    List<Claim> taken = store.claimNextOfKey(ALICE, "customer-1", LEASE);
+    RuleCheck.requireEqual(Rule.O5, "claimed by key while nothing is in flight", Set.of(first.id()), ids(taken));
+    RuleCheck.requireEqual(Rule.O5, "claimed by key while the first is held", Set.of(),
+        ids(store.claimNextOfKey(BOB, "customer-1", LEASE)));
+    RuleCheck.requireEqual(Rule.O5, "claimed for a key with no entries", Set.of(),
+        ids(store.claimNextOfKey(BOB, "customer-9", LEASE)));
+
+    store.tryMarkClaimFailed(taken.get(0), new RetryableFailure(clock.instant().plusSeconds(60), "broker down"));
+    RuleCheck.requireEqual(Rule.O5, "claimed by key while the first waits for its retry", Set.of(),
+        ids(store.claimNextOfKey(BOB, "customer-1", LEASE)));
+    clock.advance(Duration.ofSeconds(61));
+    List<Claim> retried = store.claimNextOfKey(BOB, "customer-1", LEASE);
+    RuleCheck.requireEqual(Rule.O5, "claimed by key once the retry is due", Set.of(first.id()), ids(retried));
+    RuleCheck.require(Rule.O5, retried.get(0).token().generation() > taken.get(0).token().generation(),
+        () -> "a re-claim by key must mint a newer token generation, got " + retried.get(0).token());
+
+    store.tryMarkClaimDelivered(retried.get(0), DeliveryReceipt.none());
+    List<Claim> next = store.claimNextOfKey(BOB, "customer-1", LEASE);
+    RuleCheck.requireEqual(Rule.O5, "claimed by key after the first was delivered", Set.of(second.id()), ids(next));
+    RuleCheck.requireEqual(Rule.O5, "claimed by claimDue meanwhile", Set.of(otherKey.id()), claimAll("worker-carol"));
+    clock.advance(LEASE.plusSeconds(1));
+    RuleCheck.requireEqual(Rule.O5, "claimed by key after the lease of the second expired", Set.of(second.id()),
+        ids(store.claimNextOfKey(ALICE, "customer-1", LEASE)));
   }
 
   private static Set<EntryId> ids(List<Claim> claims) {

@@ -141,19 +141,7 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
     StoreArguments.checkClaimDue(worker, maxEntries, lease);
     Instant now = clock.instant();
     try {
-      return send(() -> {
-        synchronized (rows) {
-          List<OutboxEntry> all = new ArrayList<>();
-          rows.forEach((id, row) -> decode(id, row).ifPresent(all::add));
-          List<Claim> claims = new ArrayList<>();
-          for (OutboxEntry due : selectDue(all, now, maxEntries)) {
-            OutboxEntry claimed = claim(due, worker, now, lease);
-            rows.put(claimed.id(), new StoredRow(claimed, null));
-            claims.add(Claim.of(claimed));
-          }
-          return claims;
-        }
-      });
+      return send(() -> claimUnderLock(all -> selectDue(all, now, maxEntries), worker, now, lease));
     } catch (LinkFailure lost) {
       throw new OutboxStoreException("outbox store failed: claim for " + worker
           + " (entries it claimed return to the queue when their leases end)", lost);
@@ -165,22 +153,25 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
     StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
     Instant now = clock.instant();
     try {
-      return send(() -> {
-        synchronized (rows) {
-          List<OutboxEntry> all = new ArrayList<>();
-          rows.forEach((id, row) -> decode(id, row).ifPresent(all::add));
-          OutboxEntry head = AppendOrder.firstOfEachKey(all).get(orderingKey);
-          if (head == null || !head.isDue(now)) {
-            return List.<Claim>of();
-          }
-          OutboxEntry claimed = claim(head, worker, now, lease);
-          rows.put(claimed.id(), new StoredRow(claimed, null));
-          return List.of(Claim.of(claimed));
-        }
-      });
+      return send(() -> claimUnderLock(all -> Optional.ofNullable(AppendOrder.firstOfEachKey(all).get(orderingKey))
+          .filter(head -> head.isDue(now)).stream().toList(), worker, now, lease));
     } catch (LinkFailure lost) {
       throw new OutboxStoreException("outbox store failed: claim the next entry of " + orderingKey + " for " + worker
           + " (an entry it claimed returns to the queue when its lease ends)", lost);
+    }
+  }
+
+  /** Under the lock: decodes every row, claims what {@code choose} picks from them. */
+  private List<Claim> claimUnderLock(java.util.function.Function<List<OutboxEntry>, List<OutboxEntry>> choose,
+      WorkerId worker, Instant now, Duration lease) {
+    synchronized (rows) {
+      List<Claim> claims = new ArrayList<>();
+      for (OutboxEntry due : choose.apply(decodedRows())) {
+        OutboxEntry claimed = claim(due, worker, now, lease);
+        rows.put(claimed.id(), new StoredRow(claimed, null));
+        claims.add(Claim.of(claimed));
+      }
+      return claims;
     }
   }
 

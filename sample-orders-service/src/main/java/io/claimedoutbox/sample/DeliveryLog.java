@@ -7,7 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
-/** The trace each delivered entry was published in, logged and kept for a look (tests read it). */
+/** The trace each entry's delivery runs in, logged and kept for a look (tests read it). */
 @Component
 public class DeliveryLog {
 
@@ -15,14 +15,14 @@ public class DeliveryLog {
 
   private final Map<String, String> traceOfEntry = new ConcurrentHashMap<>();
 
-  void delivered(String entryId, String traceId) {
+  void publishing(String entryId, String traceId) {
     traceOfEntry.put(entryId, traceId);
-    LOG.info("published outbox entry {} in trace {}", entryId, traceId);
+    LOG.info("publishing outbox entry {} in trace {}", entryId, traceId);
   }
 
   /**
    * @param entryId an outbox entry
-   * @return the trace id its delivery ran in, once delivered
+   * @return the trace id its delivery ran in, once it started
    */
   public Optional<String> traceOf(String entryId) {
     return Optional.ofNullable(traceOfEntry.get(entryId));

@@ -53,9 +53,10 @@ public class OrdersApplication {
   @Primary
   OutboxMessageHandler orderEventsHandler(RabbitMqPublisher publisher, Tracer tracer, DeliveryLog deliveries) {
     return message -> {
-      publisher.handle(message);
-      deliveries.delivered(message.entry().id().value(), tracer.currentSpan() == null ? ""
+      // Noted before the publish: once the broker has the message, a reader may already look.
+      deliveries.publishing(message.entry().id().value(), tracer.currentSpan() == null ? ""
           : tracer.currentSpan().context().traceId());
+      publisher.handle(message);
     };
   }
 }

@@ -17,7 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -43,8 +46,8 @@ public final class TransitionHistory {
   private final ConcurrentLinkedQueue<Attempt> attempts = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<EntryId> deletions = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<String> failures = new ConcurrentLinkedQueue<>();
-  private final Map<java.util.UUID, Long> claimReturnedAt = new java.util.concurrent.ConcurrentHashMap<>();
-  private final java.util.concurrent.atomic.AtomicLong sequence = new java.util.concurrent.atomic.AtomicLong();
+  private final Map<UUID, Long> claimReturnedAt = new ConcurrentHashMap<>();
+  private final AtomicLong sequence = new AtomicLong();
 
   /**
    * The history's own clock: a number larger than every one handed out before, on any thread. Calls
@@ -201,7 +204,7 @@ public final class TransitionHistory {
   }
 
   private void checkTokensUnique(List<String> found) {
-    Set<java.util.UUID> nonces = new HashSet<>();
+    Set<UUID> nonces = new HashSet<>();
     for (Claim claim : claims) {
       if (!nonces.add(claim.token().nonce())) {
         found.add("claim token handed out twice: " + claim.token() + " for " + claim.entryId());

@@ -16,6 +16,7 @@ import io.claimedoutbox.port.TransitionWriteHook;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 
@@ -26,7 +27,7 @@ class OutboxRetentionTest {
   private final InMemoryOutboxStore store = new InMemoryOutboxStore(clock, TransitionWriteHook.NONE);
 
   private void finish(int delivered, int deadLettered) {
-    store.appendAll(java.util.stream.IntStream.range(0, delivered + deadLettered)
+    store.appendAll(IntStream.range(0, delivered + deadLettered)
         .mapToObj(i -> OutboxMessage.of("orders", new byte[] {(byte) i})).toList());
     List<Claim> claims = store.claimDue(WorkerId.of("w"), delivered + deadLettered, Duration.ofSeconds(30));
     for (int i = 0; i < claims.size(); i++) {

@@ -29,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * {@link OutboxMetrics#TRANSITION_ERRORS} and rethrown unchanged.
  *
  * <p>When the store also implements {@link OutboxOperations} (every shipped adapter does), the
- * backlog gauges of {@link BacklogGauges} are registered too.
+ * backlog gauges of {@link BacklogGauges} are registered too, reading through a
+ * {@link BacklogReader} of their own or the one passed in.
  *
  * <p>So a drain that keeps calling the compatibility methods still reports a losing worker's
  * non-applied transition instead of counting the winner's write as its own. Thread-safe when the
@@ -40,13 +41,18 @@ public final class ObservedOutboxStore extends ForwardingOutboxStore {
   private final MeterRegistry registry;
   private final Logger log;
 
-  private ObservedOutboxStore(OutboxClaimOutcomeStore delegate, MeterRegistry registry, Logger log) {
+  private ObservedOutboxStore(OutboxClaimOutcomeStore delegate, MeterRegistry registry, Logger log,
+      BacklogReader backlog) {
     super(delegate);
     this.registry = Arguments.requireNonNull(registry, "registry");
     this.log = Arguments.requireNonNull(log, "log");
-    if (delegate instanceof OutboxOperations operations) {
-      BacklogGauges.register(operations, registry);
+    if (backlog != null) {
+      BacklogGauges.register(backlog, registry);
     }
+  }
+
+  private static BacklogReader backlogOf(OutboxClaimOutcomeStore store) {
+    return store instanceof OutboxOperations operations ? BacklogReader.of(operations) : null;
   }
 
   /**
@@ -57,7 +63,7 @@ public final class ObservedOutboxStore extends ForwardingOutboxStore {
    * @return the observing store
    */
   public static ObservedOutboxStore observe(OutboxClaimOutcomeStore store, MeterRegistry registry) {
-    return new ObservedOutboxStore(store, registry, LoggerFactory.getLogger(ObservedOutboxStore.class));
+    return new ObservedOutboxStore(store, registry, LoggerFactory.getLogger(ObservedOutboxStore.class), backlogOf(store));
   }
 
   /**
@@ -69,7 +75,22 @@ public final class ObservedOutboxStore extends ForwardingOutboxStore {
    * @return the observing store
    */
   public static ObservedOutboxStore observe(OutboxClaimOutcomeStore store, MeterRegistry registry, Logger log) {
-    return new ObservedOutboxStore(store, registry, log);
+    return new ObservedOutboxStore(store, registry, log, backlogOf(store));
+  }
+
+  /**
+   * As {@link #observe(OutboxClaimOutcomeStore, MeterRegistry)}, with the backlog gauges reading
+   * through {@code backlog}, which a health check may share (one store read serves both).
+   *
+   * @param store the store to observe
+   * @param registry where the meters go
+   * @param backlog the backlog reader the gauges use
+   * @return the observing store
+   */
+  public static ObservedOutboxStore observe(OutboxClaimOutcomeStore store, MeterRegistry registry,
+      BacklogReader backlog) {
+    return new ObservedOutboxStore(store, registry, LoggerFactory.getLogger(ObservedOutboxStore.class),
+        Arguments.requireNonNull(backlog, "backlog"));
   }
 
   @Override

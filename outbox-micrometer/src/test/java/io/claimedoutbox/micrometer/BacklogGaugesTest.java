@@ -8,6 +8,7 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.TransitionWriteHook;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.DisplayName;
@@ -43,7 +44,7 @@ class BacklogGaugesTest {
   void theGaugesOutliveEveryOtherReferenceToThem() throws Exception {
     BacklogGauges.register(store, registry, Duration.ZERO, clock);
     store.append(OutboxMessage.of("orders", new byte[] {1}));
-    java.lang.ref.WeakReference<Object> probe = new java.lang.ref.WeakReference<>(new Object());
+    WeakReference<Object> probe = new WeakReference<>(new Object());
     while (probe.get() != null) {
       System.gc();
       Thread.onSpinWait();

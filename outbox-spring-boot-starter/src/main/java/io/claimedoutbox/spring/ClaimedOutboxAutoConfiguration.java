@@ -5,6 +5,7 @@ import io.claimedoutbox.drain.OutboxDrain;
 import io.claimedoutbox.drain.OutboxMessageHandler;
 import io.claimedoutbox.drain.OutboxRetention;
 import io.claimedoutbox.drain.RetryPolicy;
+import io.claimedoutbox.micrometer.BacklogReader;
 import io.claimedoutbox.micrometer.ObservedOutboxStore;
 import io.claimedoutbox.micrometer.ObservedTransitions;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
@@ -14,6 +15,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
 import java.net.InetAddress;
+import java.time.Clock;
 import java.util.UUID;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -62,17 +64,14 @@ public class ClaimedOutboxAutoConfiguration {
    */
   @Bean
   @ConditionalOnMissingBean(OutboxClaimOutcomeStore.class)
-  public ClaimedOutboxStore claimedOutboxStore(ObjectProvider<OutboxBackend> backend, ObjectProvider<MeterRegistry> meters,
-      ObjectProvider<ObservationRegistry> observations, ObjectProvider<OutboxTracing> tracing) {
-    OutboxBackend chosen = backend.getIfAvailable(() -> {
-      throw new IllegalStateException("Claimed Outbox found no backend: add spring-boot-starter-data-jpa with a"
-          + " DataSource (and adapter-jpa), set claimed-outbox.redis.url (with adapter-redis), or provide a MongoClient"
-          + " (with adapter-mongodb); or name one with claimed-outbox.backend");
-    });
+  public ClaimedOutboxStore claimedOutboxStore(ObjectProvider<OutboxBackend> backend, BacklogReader backlog,
+      ObjectProvider<MeterRegistry> meters, ObjectProvider<ObservationRegistry> observations,
+      ObjectProvider<OutboxTracing> tracing) {
+    OutboxBackend chosen = chosen(backend);
     OutboxClaimOutcomeStore store = chosen.store();
     MeterRegistry registry = meters.getIfAvailable();
     if (registry != null) {
-      store = ObservedOutboxStore.observe(store, registry);
+      store = ObservedOutboxStore.observe(store, registry, backlog);
     }
     ObservationRegistry observationRegistry = observations.getIfAvailable();
     if (observationRegistry != null && !observationRegistry.isNoop()) {
@@ -80,6 +79,24 @@ public class ClaimedOutboxAutoConfiguration {
     }
     return new ClaimedOutboxStore(store, chosen.operations(), chosen.transactionalAppend(),
         tracing.getIfAvailable(() -> OutboxTracing.NONE).onAppend());
+  }
+
+  /**
+   * @param backend the backend's store
+   * @param properties the settings
+   * @return the backlog reader the gauges and the health check share
+   */
+  @Bean
+  public BacklogReader claimedOutboxBacklog(ObjectProvider<OutboxBackend> backend, ClaimedOutboxProperties properties) {
+    return BacklogReader.of(chosen(backend).operations(), properties.getBacklogRefresh(), Clock.systemUTC());
+  }
+
+  private static OutboxBackend chosen(ObjectProvider<OutboxBackend> backend) {
+    return backend.getIfAvailable(() -> {
+      throw new IllegalStateException("Claimed Outbox found no backend: add spring-boot-starter-data-jpa with a"
+          + " DataSource (and adapter-jpa), set claimed-outbox.redis.url (with adapter-redis), or provide a MongoClient"
+          + " (with adapter-mongodb); or name one with claimed-outbox.backend");
+    });
   }
 
   /**
@@ -150,11 +167,9 @@ public class ClaimedOutboxAutoConfiguration {
   static class HealthConfiguration {
     @Bean(name = "outboxHealthIndicator")
     @ConditionalOnMissingBean(name = "outboxHealthIndicator")
-    OutboxHealthIndicator outboxHealthIndicator(ClaimedOutboxStore store, ObjectProvider<OutboxBackend> backend,
+    OutboxHealthIndicator outboxHealthIndicator(BacklogReader backlog, OutboxBackend backend,
         ClaimedOutboxProperties properties) {
-      return new OutboxHealthIndicator(store, backend.getIfAvailable(() -> new OutboxBackend("unknown", store, store,
-          ClaimedOutboxStore.TransactionalAppend.NONE)).name(), properties.getHealth().getMaxOldestDueAge(),
-          properties.getHealth().getRefresh(), java.time.Clock.systemUTC());
+      return new OutboxHealthIndicator(backlog, backend.name(), properties.getHealth().getMaxOldestDueAge());
     }
   }
 }

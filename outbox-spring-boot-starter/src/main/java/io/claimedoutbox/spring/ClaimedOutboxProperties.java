@@ -24,6 +24,7 @@ public class ClaimedOutboxProperties {
 
   private Backend backend = Backend.AUTO;
   private boolean storeTime;
+  private Duration backlogRefresh = Duration.ofSeconds(15);
   private final Redis redis = new Redis();
   private final Mongodb mongodb = new Mongodb();
   private final Schema schema = new Schema();
@@ -49,6 +50,16 @@ public class ClaimedOutboxProperties {
   /** @param storeTime whether the store reads time from its server */
   public void setStoreTime(boolean storeTime) {
     this.storeTime = storeTime;
+  }
+
+  /** @return how long one backlog read (counts, oldest due age) serves the gauges and the health check */
+  public Duration getBacklogRefresh() {
+    return backlogRefresh;
+  }
+
+  /** @param backlogRefresh how long one backlog read serves the gauges and the health check */
+  public void setBacklogRefresh(Duration backlogRefresh) {
+    this.backlogRefresh = backlogRefresh;
   }
 
   /** @return the Redis settings */
@@ -376,17 +387,6 @@ public class ClaimedOutboxProperties {
   /** The health indicator. */
   public static class Health {
     private Duration maxOldestDueAge;
-    private Duration refresh = Duration.ofSeconds(15);
-
-    /** @return how long a successful backlog read serves health checks */
-    public Duration getRefresh() {
-      return refresh;
-    }
-
-    /** @param refresh how long a successful backlog read serves health checks */
-    public void setRefresh(Duration refresh) {
-      this.refresh = refresh;
-    }
 
     /** @return the oldest due entry's wait above which the outbox reports DOWN; unset: never for age */
     public Duration getMaxOldestDueAge() {

@@ -1,5 +1,6 @@
 package io.claimedoutbox.spring;
 
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.boot.SpringBootVersion;
@@ -32,13 +33,13 @@ final class HibernateVersionCheck {
    * @param hibernate the Hibernate ORM version
    * @return what is wrong, empty when the pair is supported
    */
-  static java.util.Optional<String> check(String boot, String hibernate) {
+  static Optional<String> check(String boot, String hibernate) {
     int hibernateMajor = major(hibernate);
     int bootMajor = boot == null ? 4 : major(boot);
     if (hibernateMajor >= 7 && bootMajor >= 4) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
-    return java.util.Optional.of("Claimed Outbox's Spring Boot starter supports Spring Boot 4.0 with Hibernate ORM 7"
+    return Optional.of("Claimed Outbox's Spring Boot starter supports Spring Boot 4.0 with Hibernate ORM 7"
         + " (Jakarta Persistence 3.2); this application runs Spring Boot " + boot + " with Hibernate ORM " + hibernate
         + ". Upgrade to Spring Boot 4.0 (the JPA adapter itself needs Hibernate ORM 7 with or without the starter)");
   }

@@ -10,6 +10,7 @@ import java.sql.Statement;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import javax.sql.DataSource;
 import org.springframework.util.ClassUtils;
@@ -36,25 +37,27 @@ final class OutboxJpaSchema {
     }
     OutboxDatabase database = databaseOf(dataSource);
     if (settings.isMigrate()) {
-      switch (tool(settings.getTool())) {
-        case FLYWAY -> FlywayMigration.migrate(dataSource, database, settings.getHistoryTable());
-        case LIQUIBASE -> LiquibaseMigration.migrate(dataSource, database, settings.getChangelogTable());
-        default -> { }
-      }
+      tool(settings.getTool()).ifPresent(tool -> {
+        if (tool == ClaimedOutboxProperties.Schema.Tool.LIQUIBASE) {
+          LiquibaseMigration.migrate(dataSource, database, settings.getChangelogTable());
+        } else {
+          FlywayMigration.migrate(dataSource, database, settings.getHistoryTable());
+        }
+      });
     }
     check(dataSource, database);
   }
 
-  /** The tool that runs, {@code AUTO} when neither is on the classpath. */
-  private static ClaimedOutboxProperties.Schema.Tool tool(ClaimedOutboxProperties.Schema.Tool chosen) {
+  /** The tool that runs: the chosen one, or for {@code AUTO} Flyway, else Liquibase, else none. */
+  private static Optional<ClaimedOutboxProperties.Schema.Tool> tool(ClaimedOutboxProperties.Schema.Tool chosen) {
     ClassLoader loader = OutboxJpaSchema.class.getClassLoader();
     boolean flyway = ClassUtils.isPresent("org.flywaydb.core.Flyway", loader);
     boolean liquibase = ClassUtils.isPresent("liquibase.command.CommandScope", loader);
     return switch (chosen) {
-      case FLYWAY -> require(flyway, chosen, "org.flywaydb:flyway-core");
-      case LIQUIBASE -> require(liquibase, chosen, "org.liquibase:liquibase-core");
-      case AUTO -> flyway ? ClaimedOutboxProperties.Schema.Tool.FLYWAY
-          : liquibase ? ClaimedOutboxProperties.Schema.Tool.LIQUIBASE : ClaimedOutboxProperties.Schema.Tool.AUTO;
+      case FLYWAY -> Optional.of(require(flyway, chosen, "org.flywaydb:flyway-core"));
+      case LIQUIBASE -> Optional.of(require(liquibase, chosen, "org.liquibase:liquibase-core"));
+      case AUTO -> flyway ? Optional.of(ClaimedOutboxProperties.Schema.Tool.FLYWAY)
+          : liquibase ? Optional.of(ClaimedOutboxProperties.Schema.Tool.LIQUIBASE) : Optional.empty();
     };
   }
 

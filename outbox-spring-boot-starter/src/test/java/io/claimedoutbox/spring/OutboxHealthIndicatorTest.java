@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
 import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.micrometer.BacklogReader;
 import io.claimedoutbox.port.TransitionWriteHook;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,8 +21,8 @@ class OutboxHealthIndicatorTest {
 
   @Test
   void downOnceTheOldestDueEntryWaitedTooLongAndReadsAreReusedWithinTheRefresh() {
-    OutboxHealthIndicator health = new OutboxHealthIndicator(store, "memory", Duration.ofMinutes(5),
-        Duration.ofSeconds(15), clock);
+    OutboxHealthIndicator health = new OutboxHealthIndicator(BacklogReader.of(store, Duration.ofSeconds(15), clock),
+        "memory", Duration.ofMinutes(5));
     store.append(OutboxMessage.of("orders", new byte[] {1}));
     assertThat(health.health(true).getStatus()).isEqualTo(Status.UP);
     assertThat(health.health(true).getDetails()).containsEntry("pending", 1L);

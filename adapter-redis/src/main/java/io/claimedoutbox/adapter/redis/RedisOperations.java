@@ -22,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Stream;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.resps.Tuple;
 
@@ -69,7 +70,7 @@ final class RedisOperations {
     Instant now = clock.instant();
     long nowMillis = now.toEpochMilli();
     return stats().stream()
-        .flatMap(shard -> java.util.stream.Stream.of(shard.oldestDue(), shard.earliestLeaseEnd()))
+        .flatMap(shard -> Stream.of(shard.oldestDue(), shard.earliestLeaseEnd()))
         .flatMap(Optional::stream).filter(due -> due <= nowMillis).min(Long::compare)
         .map(due -> Duration.between(Instant.ofEpochMilli(due), now));
   }

@@ -40,6 +40,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The reference store: the contract implemented as plainly as possible over a map, to prove the
@@ -162,7 +163,7 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   }
 
   /** Under the lock: decodes every row, claims what {@code choose} picks from them. */
-  private List<Claim> claimUnderLock(java.util.function.Function<List<OutboxEntry>, List<OutboxEntry>> choose,
+  private List<Claim> claimUnderLock(Function<List<OutboxEntry>, List<OutboxEntry>> choose,
       WorkerId worker, Instant now, Duration lease) {
     synchronized (rows) {
       List<Claim> claims = new ArrayList<>();

@@ -16,6 +16,7 @@ import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.TransitionOutcomeUnknownException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -175,10 +176,10 @@ public abstract class FaultRules extends ConformanceTestBase {
       // then its row locks make a SKIP LOCKED claim pass the rows over. Claim again until they come
       // free (bounded by WAIT), never longer: what must not happen is that they never do.
       List<EntryId> later = new ArrayList<>();
-      java.time.Instant deadline = java.time.Instant.now().plus(WAIT);
+      Instant deadline = Instant.now().plus(WAIT);
       do {
         store.claimDue(BOB, appended.size() + 1, LEASE).forEach(claim -> later.add(claim.entryId()));
-      } while (later.size() < appended.size() && java.time.Instant.now().isBefore(deadline));
+      } while (later.size() < appended.size() && Instant.now().isBefore(deadline));
       RuleCheck.requireEqual(Rule.F4, "entries claimable once the lost claim's lease ended (skip " + skip + ")",
           appended.stream().sorted().toList(), later.stream().sorted().toList());
       clock.advance(LEASE.plusSeconds(1));

@@ -15,8 +15,9 @@ import picocli.CommandLine.Option;
 /** {@code outbox bench}: speed, as ratios against each backend's raw compare-and-set measured in the same run. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = {"Measure single store calls on each backend: transitions and claims per second, next to a raw CAS.",
-        "Each rate stands next to the backend's raw compare-and-set (a plain JDBC UPDATE, an EVALSHA of a trivial script, a plain findOneAndUpdate)",
-        "measured in the same run, so the result is a ratio; and claim latency for each backlog size.",
+        "Each rate stands next to the backend's raw compare-and-set (a plain JDBC UPDATE, an EVALSHA of a trivial"
+            + " script, a plain findOneAndUpdate) measured in the same run, so the result is a ratio; and claim latency"
+            + " for each backlog size.",
         "With --output, write the results as Markdown with a description of the machine."})
 final class BenchCommand implements Callable<Integer> {
 

@@ -28,8 +28,10 @@ import picocli.CommandLine.Option;
 /** {@code outbox conformance}: the conformance suite against a live deployment, rule by rule. */
 @Command(name = "conformance", mixinStandardHelpOptions = true,
     description = {"Run the conformance suite against a live deployment and print each rule's result.",
-        "It runs through the JUnit Platform launcher, one line per rule in the rules' order. The suite works in the program's own namespace (schema or database",
-        "outbox_cli_<random>, key prefix outbox-cli-…, or its own collection), never in your data. Exits 1 when a rule fails."})
+        "It runs through the JUnit Platform launcher, one line per rule in the rules' order.",
+        "The suite works in the program's own namespace (schema or database outbox_cli_<random>, key prefix"
+            + " outbox-cli-…, or its own collection), never in your data.",
+        "Exits 1 when a rule fails."})
 final class ConformanceCommand implements Callable<Integer> {
 
   @Option(names = {"-b", "--backend"}, required = true, description = "The deployment: " + Backends.SUPPORTED + ".")

@@ -61,8 +61,8 @@ final class DeadLettersCommand implements Callable<Integer> {
     }
   }
 
+  /** The whole reason on one line: its end (the cause of a wrapped error) is usually the useful part. */
   private static String oneLine(String text) {
-    String flat = text.replaceAll("\\s+", " ").strip();
-    return flat.length() > 80 ? flat.substring(0, 77) + "..." : flat;
+    return text.replaceAll("\\s+", " ").strip();
   }
 }

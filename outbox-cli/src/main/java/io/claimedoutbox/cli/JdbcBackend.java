@@ -58,11 +58,7 @@ final class JdbcBackend {
     } catch (IllegalArgumentException malformed) {
       throw new UsageException(malformed.getMessage());
     } catch (SQLException failure) {
-      if (isMissingDatabase(failure)) {
-        throw new UsageException("the database named in " + url + " does not exist on that " + name
-            + " server (" + UnreachableBackendException.rootMessage(failure) + "); create it or name an existing one");
-      }
-      throw UnreachableBackendException.at(name, url, failure);
+      throw JdbcFailures.opening(name, url, failure);
     }
   }
 
@@ -76,10 +72,5 @@ final class JdbcBackend {
       config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     }
     return config;
-  }
-
-  /** PostgreSQL's invalid_catalog_name, MariaDB's ER_BAD_DB_ERROR: the server answered, the database is not there. */
-  private static boolean isMissingDatabase(SQLException failure) {
-    return "3D000".equals(failure.getSQLState()) || failure.getErrorCode() == 1049;
   }
 }

@@ -1,5 +1,6 @@
 package io.claimedoutbox.cli;
 
+import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.util.List;
 import picocli.CommandLine;
@@ -29,7 +30,27 @@ public final class Main {
     System.exit(run(args));
   }
 
+  /**
+   * Runs the program with everything it prints or logs (messages, stack traces, a driver's log lines)
+   * passed through a {@link Redaction} of the command line's credentials.
+   */
   static int run(String... args) {
+    PrintStream out = System.out;
+    PrintStream err = System.err;
+    Redaction redaction = Redaction.of(args);
+    System.setOut(RedactingOutput.around(out, redaction));
+    System.setErr(RedactingOutput.around(err, redaction));
+    try {
+      return runRedacted(args);
+    } finally {
+      System.out.flush();
+      System.err.flush();
+      System.setOut(out);
+      System.setErr(err);
+    }
+  }
+
+  private static int runRedacted(String... args) {
     System.setProperty("org.jboss.logging.provider", "slf4j");
     CommandLine commandLine = new CommandLine(new OutboxCommand());
     commandLine.setExecutionExceptionHandler(new OneLineErrors());
@@ -61,7 +82,7 @@ public final class Main {
     public int handleExecutionException(Exception failure, CommandLine commandLine, ParseResult parseResult) {
       PrintWriter err = commandLine.getErr();
       int status;
-      if (failure instanceof UsageException) {
+      if (failure instanceof UsageException || failure instanceof NoOutboxHereException) {
         err.println("outbox: " + failure.getMessage());
         status = USAGE;
       } else if (failure instanceof UnreachableBackendException) {

@@ -10,9 +10,10 @@ import picocli.CommandLine.Option;
 
 /** {@code outbox purge}: deletes old finished entries now, as the retention job does. */
 @Command(name = "purge", mixinStandardHelpOptions = true,
-    description = {"Delete delivered and dead-lettered entries whose last write is older than --older-than, in",
-        "batches of --batch-size (each one bounded statement or script over finished entries only, so workers",
-        "keep claiming while it runs)."})
+    description = {"Delete delivered and dead-lettered entries whose last write is older than --older-than, in"
+        + " batches of --batch-size (each one bounded statement or script over finished entries only, so workers"
+        + " keep claiming while it runs).",
+        "With --dry-run, only count what would be deleted."})
 final class PurgeCommand implements Callable<Integer> {
 
   @Mixin
@@ -25,6 +26,9 @@ final class PurgeCommand implements Callable<Integer> {
   @Option(names = "--batch-size", defaultValue = "1000", description = "Entries per delete (default: ${DEFAULT-VALUE}).")
   int batchSize;
 
+  @Option(names = "--dry-run", description = "Count the entries that would be deleted; delete nothing.")
+  boolean dryRun;
+
   @Mixin
   CommonOptions common;
 
@@ -36,6 +40,12 @@ final class PurgeCommand implements Callable<Integer> {
       throw new UsageException(bad.getMessage().replace("olderThan", "--older-than").replace("batchSize", "--batch-size"));
     }
     try (OperatedOutbox.Session session = outbox.open()) {
+      if (dryRun) {
+        long purgeable = session.operations().countPurgeable(olderThan);
+        System.out.printf(Locale.ROOT, "dry run: %d finished entr%s older than %s would be purged; nothing was deleted%n",
+            purgeable, purgeable == 1 ? "y" : "ies", Durations.text(olderThan));
+        return 0;
+      }
       long started = System.nanoTime();
       long deleted = session.operations().purgeAll(olderThan, batchSize);
       double seconds = (System.nanoTime() - started) / 1e9;

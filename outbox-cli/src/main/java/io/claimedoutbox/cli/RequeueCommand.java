@@ -13,9 +13,10 @@ import picocli.CommandLine.Option;
 
 /** {@code outbox requeue}: puts dead letters back in the queue. */
 @Command(name = "requeue", mixinStandardHelpOptions = true,
-    description = {"Put dead letters back in the queue, due now, with their claim generation raised (a worker still",
-        "holding an old claim on one gets STALE_CLAIM). Name the entries with --id, or take every dead letter",
-        "with --all (optionally of one --topic). Exits 1 when a named entry was not requeued."})
+    description = {"Put dead letters back in the queue, due now, with their claim generation raised (a worker still"
+        + " holding an old claim on one gets STALE_CLAIM).",
+        "Name the entries with --id, or take every dead letter with --all (optionally of one --topic).",
+        "Exits 1 when a named entry was not requeued."})
 final class RequeueCommand implements Callable<Integer> {
 
   @Mixin

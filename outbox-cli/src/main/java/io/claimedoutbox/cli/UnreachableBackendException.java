@@ -20,6 +20,17 @@ final class UnreachableBackendException extends RuntimeException {
   }
 
   /**
+   * @param backend the backend's name
+   * @param url the address as the user gave it
+   * @param reason the reason in a few words, when the driver's own message is too long to be one line
+   * @param cause the driver's failure, for {@code --verbose}
+   * @return "cannot reach {backend} at {url}: {reason}"
+   */
+  static UnreachableBackendException withReason(String backend, String url, String reason, Throwable cause) {
+    return new UnreachableBackendException("cannot reach " + backend + " at " + url + ": " + reason, cause);
+  }
+
+  /**
    * @param failure a failure, possibly wrapped several times
    * @return the innermost cause's message, or its class name when it has none
    */

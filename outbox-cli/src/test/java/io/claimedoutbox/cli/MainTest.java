@@ -30,6 +30,20 @@ class MainTest {
   }
 
   @Test
+  @DisplayName("every paragraph of every command's help is whole: none stops mid-sentence")
+  void everyHelpParagraphIsWhole() {
+    picocli.CommandLine program = new picocli.CommandLine(new OutboxCommand());
+    List<picocli.CommandLine> commands = new java.util.ArrayList<>(program.getSubcommands().values());
+    commands.removeIf(command -> command.getCommandName().equals("help"));
+    commands.add(program);
+    for (picocli.CommandLine command : commands) {
+      for (String paragraph : command.getCommandSpec().usageMessage().description()) {
+        assertThat(paragraph).as("a paragraph of %s's help", command.getCommandName()).matches("(?s).*[.:)]$");
+      }
+    }
+  }
+
+  @Test
   void anUnknownBackendIsOneLineAndStatusTwo() {
     ProgramRun.Run run = run("race", "--backend", "ftp://somewhere");
     assertThat(run.status()).isEqualTo(Main.USAGE);

@@ -32,6 +32,10 @@ class OperationsCommandsTest {
       .orElse("jdbc:postgresql://127.0.0.1:5432/outbox_test?user=postgres");
   private static final String REDIS = Optional.ofNullable(System.getenv("OUTBOX_REDIS_URL")).orElse("redis://127.0.0.1:6379");
 
+  /** A reason whose useful part comes after the first 80 characters, as a wrapped exception's does. */
+  private static final String LONG_REASON = "handler failed: org.example.OrderRejected: wrapped by PublishFailed:"
+      + " the broker refused the message because queue orders.v2 does not exist";
+
   /** Two delivered entries, dead letters: two of topic orders, one of payments; returns the orders ones. */
   private static List<EntryId> fill(OutboxClaimOutcomeStore store) {
     List<OutboxEntry> appended = store.appendAll(List.of(OutboxMessage.of("orders", new byte[] {1}),
@@ -42,7 +46,7 @@ class OperationsCommandsTest {
       if (index < 2) {
         store.tryMarkClaimDelivered(claim, DeliveryReceipt.none());
       } else {
-        store.tryMarkClaimDeadLettered(claim, new DeadLetter("poison " + index));
+        store.tryMarkClaimDeadLettered(claim, new DeadLetter("poison " + index + ": " + LONG_REASON));
       }
     }
     return List.of(appended.get(2).id(), appended.get(3).id());
@@ -59,6 +63,7 @@ class OperationsCommandsTest {
     assertThat(letters.status()).as(letters.err()).isZero();
     EntryId first = orders.stream().sorted().findFirst().orElseThrow();
     assertThat(letters.out()).contains(first.value(), "poison", "next page: --after " + first.value())
+        .as("the whole reason, not its first 80 characters").contains("queue orders.v2 does not exist")
         .doesNotContain("payments");
 
     ProgramRun.Run one = ProgramRun.run(concat("requeue", outboxOptions, "--id", first.value()));
@@ -71,6 +76,11 @@ class OperationsCommandsTest {
 
     ProgramRun.Run all = ProgramRun.run(concat("requeue", outboxOptions, "--all", "--topic", "orders"));
     assertThat(all.out()).contains("requeued 1 dead letter of topic orders");
+
+    ProgramRun.Run dryRun = ProgramRun.run(concat("purge", outboxOptions, "--older-than", "0s", "--dry-run"));
+    assertThat(dryRun.status()).as(dryRun.err()).isZero();
+    assertThat(dryRun.out()).contains("dry run: 3 finished entries older than 0 ms would be purged; nothing was deleted");
+    assertThat(store.find(orders.get(1))).as("a dry run deletes nothing").isPresent();
 
     ProgramRun.Run purge = ProgramRun.run(concat("purge", outboxOptions, "--older-than", "0s", "--batch-size", "1"));
     assertThat(purge.status()).as(purge.err()).isZero();

@@ -62,6 +62,11 @@ class BacklogReaderTest {
     public int purgeFinished(Duration olderThan, int batchSize) {
       return store.purgeFinished(olderThan, batchSize);
     }
+
+    @Override
+    public long countPurgeable(Duration olderThan) {
+      return store.countPurgeable(olderThan);
+    }
   }
 
   @Test

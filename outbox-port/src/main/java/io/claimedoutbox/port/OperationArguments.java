@@ -21,13 +21,20 @@ public final class OperationArguments {
    * @param batchSize the purge batch
    */
   public static void checkPurge(Duration olderThan, int batchSize) {
-    Arguments.requireNonNull(olderThan, "olderThan");
-    if (olderThan.isNegative()) {
-      throw new IllegalArgumentException("olderThan must not be negative, was " + olderThan);
-    }
+    checkAge(olderThan);
     Arguments.requirePositive(batchSize, "batchSize");
     if (batchSize > OutboxOperations.MAX_BATCH) {
       throw new IllegalArgumentException("batchSize must be at most " + OutboxOperations.MAX_BATCH + ", was " + batchSize);
+    }
+  }
+
+  /**
+   * @param olderThan a purge age
+   */
+  public static void checkAge(Duration olderThan) {
+    Arguments.requireNonNull(olderThan, "olderThan");
+    if (olderThan.isNegative()) {
+      throw new IllegalArgumentException("olderThan must not be negative, was " + olderThan);
     }
   }
 

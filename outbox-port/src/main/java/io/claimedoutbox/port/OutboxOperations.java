@@ -97,6 +97,16 @@ public interface OutboxOperations {
   int purgeFinished(Duration olderThan, int batchSize);
 
   /**
+   * How many entries {@link #purgeAll} with the same age would delete if it ran now: the finished
+   * entries whose last write is older than {@code olderThan}. Reads only (an operator's dry run);
+   * entries finishing or requeued meanwhile change the figure.
+   *
+   * @param olderThan the least age of the last write, not negative
+   * @return how many finished entries are that old
+   */
+  long countPurgeable(Duration olderThan);
+
+  /**
    * Purges in batches until a batch comes back short.
    *
    * @param olderThan the least age of the last write, not negative

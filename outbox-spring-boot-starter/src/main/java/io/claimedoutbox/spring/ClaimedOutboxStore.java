@@ -82,6 +82,11 @@ public final class ClaimedOutboxStore extends ForwardingOutboxStore implements O
   }
 
   @Override
+  public long countPurgeable(Duration olderThan) {
+    return operations.countPurgeable(olderThan);
+  }
+
+  @Override
   public int purgeFinished(Duration olderThan, int batchSize) {
     return operations.purgeFinished(olderThan, batchSize);
   }

@@ -289,6 +289,16 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
     }
   }
 
+  @Override
+  public long countPurgeable(Duration olderThan) {
+    OperationArguments.checkAge(olderThan);
+    try {
+      return operations.countPurgeable(olderThan);
+    } catch (SQLException failure) {
+      throw JdbcAccess.failure("count purgeable entries", failure);
+    }
+  }
+
   /** The database server's time: one query. */
   private Instant serverNow() {
     try {

@@ -111,6 +111,12 @@ enum SqlDialect {
     };
   }
 
+  /** How many rows {@link #purgeStatement()} would pick with no limit: over the same index of finished rows. */
+  String purgeableCount() {
+    return this == POSTGRESQL ? "SELECT COUNT(*) FROM outbox_entry WHERE due_at IS NULL AND updated_at < ?"
+        : "SELECT COUNT(*) FROM outbox_entry WHERE finished_at < ?";
+  }
+
   /** Whether {@link #purgeStatement()} binds the cutoff a second time, third. */
   boolean purgeRechecksCutoff() {
     return this != MARIADB;

@@ -106,6 +106,19 @@ final class SqlOperations {
     }
   }
 
+  long countPurgeable(Duration olderThan) throws SQLException {
+    Instant cutoff = clock.instant().minus(olderThan);
+    return jdbc.autoCommitted(connection -> {
+      try (PreparedStatement count = connection.prepareStatement(dialect.purgeableCount())) {
+        dialect.setInstant(count, 1, cutoff);
+        try (ResultSet row = count.executeQuery()) {
+          row.next();
+          return row.getLong(1);
+        }
+      }
+    });
+  }
+
   int purgeFinished(Duration olderThan, int batchSize) throws SQLException {
     Instant cutoff = clock.instant().minus(olderThan);
     return jdbc.autoCommitted(connection -> {

@@ -1,6 +1,10 @@
 package io.claimedoutbox.adapter.jpa;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
 
 import io.claimedoutbox.port.OutboxStoreException;
 import java.util.Map;
@@ -48,5 +52,24 @@ class StartupErrorsTest {
     assertThatThrownBy(() -> JpaOutbox.entityManagerFactory(dataSource, Map.of()))
         .isInstanceOf(OutboxStoreException.class)
         .hasMessageContaining("Access denied");
+  }
+
+  @Test
+  @DisplayName("no failure repeats a password of the data source: not in a message, a cause or the stack trace")
+  void failuresNeverRepeatThePassword() throws Exception {
+    MariaDbDataSource wrongUser = new MariaDbDataSource(
+        TestDatabase.MARIADB.url().replaceAll("user=[^&]*", "user=outbox_nobody") + "&password=SECRET123");
+    PGSimpleDataSource refused = new PGSimpleDataSource();
+    refused.setURL("jdbc:postgresql://127.0.0.1:1/outbox_test?user=postgres&password=SECRET123&connectTimeout=2");
+    PGSimpleDataSource missing = new PGSimpleDataSource();
+    missing.setURL(TestDatabase.POSTGRESQL.url().replace("/outbox_test", "/no_such_outbox_database") + "&password=SECRET123");
+
+    for (javax.sql.DataSource dataSource : java.util.List.of(wrongUser, refused, missing)) {
+      Throwable failure = org.assertj.core.api.Assertions.catchThrowable(
+          () -> JpaOutbox.entityManagerFactory(dataSource, Map.of()));
+      StringWriter printed = new StringWriter();
+      failure.printStackTrace(new PrintWriter(printed));
+      assertThat(printed.toString()).isNotEmpty().doesNotContain("SECRET123");
+    }
   }
 }

@@ -91,6 +91,10 @@ final class MongoOperations {
         : RequeueResult.of(false, find(id));
   }
 
+  long countPurgeable(Duration olderThan) {
+    return collection.countDocuments(lt(EntryDocuments.FINISHED_AT, Date.from(clock.instant().minus(olderThan))));
+  }
+
   int purgeFinished(Duration olderThan, int batchSize) {
     Date cutoff = Date.from(clock.instant().minus(olderThan));
     List<String> ids = new ArrayList<>();

@@ -179,6 +179,12 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   }
 
   @Override
+  public long countPurgeable(Duration olderThan) {
+    OperationArguments.checkAge(olderThan);
+    return run("count purgeable entries", () -> operations.countPurgeable(olderThan));
+  }
+
+  @Override
   public int purgeFinished(Duration olderThan, int batchSize) {
     OperationArguments.checkPurge(olderThan, batchSize);
     return run("purge finished entries", () -> operations.purgeFinished(olderThan, batchSize));

@@ -110,6 +110,15 @@ final class RedisOperations {
    * The batch's oldest finished entries over all shards (one read per shard), then each shard's
    * share deleted by one script that checks every id is still finished before the cutoff.
    */
+  long countPurgeable(Duration olderThan) {
+    String before = "(" + EntryFields.millis(clock.instant().minus(olderThan));
+    long count = 0;
+    for (int shard = 0; shard < keys.shards(); shard++) {
+      count += redis.zcount(keys.finished(shard), "-inf", before);
+    }
+    return count;
+  }
+
   int purgeFinished(Duration olderThan, int batchSize) {
     Instant cutoff = clock.instant().minus(olderThan);
     record Candidate(int shard, String id, double finishedAt) {}

@@ -6,6 +6,7 @@ import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.Instants;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
@@ -25,6 +26,9 @@ import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.StoreTimeClock;
 import io.claimedoutbox.port.UndecodableEntryException;
 import io.claimedoutbox.port.spi.EntryFields;
+import java.net.ConnectException;
+import java.net.NoRouteToHostException;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -44,6 +48,7 @@ import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.params.ZAddParams;
 
 /**
  * The outbox on Redis: one object implementing all three store contracts, in which every claim
@@ -241,11 +246,34 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    */
   private List<Claim> claimShard(
       int shard, WorkerId worker, List<DueCandidate> candidates, Instant now, Duration lease, WriteStamp callStamp) {
-    List<OutboxEntry> read = candidates.stream().map(DueCandidate::entry).toList();
+    List<OutboxEntry> read = candidates.stream().map(DueCandidate::entry).filter(entry -> isDueOrRepair(shard, entry, now))
+        .toList();
+    if (read.isEmpty()) {
+      return List.of();
+    }
     List<OutboxEntry> claimed = read.stream().map(entry -> entry.claimedBy(worker, now, lease, callStamp)).toList();
     ScriptCall claim = ClaimScript.call(keys, shard, callStamp, read, claimed);
     String what = "claim due entries for " + worker;
     return ClaimScript.claims(runSafely(what, () -> claim.run(redis)), claimed, what);
+  }
+
+  /**
+   * Whether an entry an index offered as due is due by its own fields. The hash is the truth: an
+   * index score that says "due" for an entry whose lease or retry time lies ahead (a hand edit, or
+   * an index written by an older version) would make every claim fail on it; instead it is passed
+   * over and its score raised to the entry's due time ({@code ZADD XX GT}: never re-adds a member a
+   * script removed meanwhile, never lowers a score a renewal raised).
+   */
+  private boolean isDueOrRepair(int shard, OutboxEntry entry, Instant now) {
+    if (entry.isDue(now)) {
+      return true;
+    }
+    entry.dueAt().ifPresent(due -> {
+      String index = entry.status() == EntryStatus.CLAIMED ? keys.inflight(shard) : keys.due(shard);
+      runSafely("repair the due index of " + entry.id(), () -> redis.zadd(index, due.toEpochMilli(),
+          entry.id().value(), ZAddParams.zAddParams().xx().gt()));
+    });
+    return false;
   }
 
   @Override
@@ -261,6 +289,10 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     } catch (OutboxStoreException failure) {
       if (!(failure.getCause() instanceof JedisConnectionException)) {
         throw failure;
+      }
+      if (neverSent(failure)) {
+        throw new OutboxStoreException("outbox store failed: " + request.kind() + " of " + claim.entryId()
+            + ": could not connect, nothing was sent or written: " + failure.getCause().getMessage(), failure);
       }
       return LostAcknowledgement.resolve(claim, request.kind(), stamp, claim.snapshot().revision(), true,
           () -> find(claim.entryId()), failure);
@@ -344,6 +376,12 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    * {@code batchSize} deletions per shard.
    */
   @Override
+  public long countPurgeable(Duration olderThan) {
+    OperationArguments.checkAge(olderThan);
+    return runSafely("count purgeable entries", () -> operations.countPurgeable(olderThan));
+  }
+
+  @Override
   public int purgeFinished(Duration olderThan, int batchSize) {
     OperationArguments.checkPurge(olderThan, batchSize);
     return runSafely("purge finished entries", () -> operations.purgeFinished(olderThan, batchSize));
@@ -366,8 +404,43 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
       if (redis instanceof JedisPooled pooled) {
         pooled.getPool().clear();
       }
-      return run(what, call);
+      try {
+        return run(what, call);
+      } catch (OutboxStoreException repeatFailure) {
+        // A repeat that could not even connect proves nothing about the first try, which may have been sent.
+        if (neverSent(repeatFailure) && !neverSent(failure)) {
+          failure.addSuppressed(repeatFailure);
+          throw failure;
+        }
+        throw repeatFailure;
+      }
     }
+  }
+
+  /**
+   * Whether the failure happened while connecting: the request never left this process. Jedis keeps
+   * the socket's own failure as a suppressed exception of its "Failed to connect" (one per address
+   * it tried), so those are read too; the store's own suppressed failures are not.
+   */
+  private static boolean neverSent(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (isConnectFailure(cause)) {
+        return true;
+      }
+      if (cause instanceof JedisConnectionException connection) {
+        for (Throwable attempt : connection.getSuppressed()) {
+          if (isConnectFailure(attempt)) {
+            return true;
+          }
+        }
+      }
+    }
+    return false;
+  }
+
+  private static boolean isConnectFailure(Throwable failure) {
+    return failure instanceof ConnectException || failure instanceof UnknownHostException
+        || failure instanceof NoRouteToHostException;
   }
 
   private static <T> T run(String what, Supplier<T> call) {

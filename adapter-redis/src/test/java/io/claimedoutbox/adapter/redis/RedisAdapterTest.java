@@ -188,4 +188,24 @@ class RedisAdapterTest {
     OutboxEntry entry = store.append(OutboxMessage.of("t", new byte[] {1}));
     assertThat(entry.id().value()).matches(".*\\.[0-9]+");
   }
+
+  @ParameterizedTest
+  @EnumSource(RedisTopology.class)
+  @DisplayName("an in-flight index that says due while the entry's own lease is live: passed over, repaired, the rest claimed")
+  void inFlightIndexAheadOfTheLeaseIsRepaired(RedisTopology topology) {
+    RedisOutboxStore store = cleanStore(topology);
+    RedisTestKit fixture = RedisFixtures.of(topology);
+    OutboxEntry held = store.append(OutboxMessage.of("t", new byte[] {1}));
+    Claim claim = store.claimDue(WORKER, 1, LEASE).get(0);
+    OutboxEntry free = store.append(OutboxMessage.of("t", new byte[] {2}));
+    int shard = fixture.keys().shardOf(held.id()).orElseThrow();
+    fixture.client().zadd(fixture.keys().inflight(shard), clock.instant().minusSeconds(60).toEpochMilli(), held.id().value());
+
+    List<Claim> claims = store.claimDue(WorkerId.of("worker-2"), 10, LEASE);
+
+    assertThat(claims).extracting(Claim::entryId).containsExactly(free.id());
+    assertThat(fixture.client().zscore(fixture.keys().inflight(shard), held.id().value()))
+        .as("the in-flight score raised to the lease end").isEqualTo((double) claim.leaseUntil().toEpochMilli());
+    assertThat(store.find(held.id()).orElseThrow().currentClaim().orElseThrow().owner()).isEqualTo(WORKER);
+  }
 }

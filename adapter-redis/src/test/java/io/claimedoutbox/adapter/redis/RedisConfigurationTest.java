@@ -107,4 +107,35 @@ class RedisConfigurationTest {
     }
     assertThat(shardsUsed).containsExactlyInAnyOrder("0", "1", "2", "3");
   }
+
+  @Test
+  @DisplayName("a transition on a server that refuses the connection: OutboxStoreException (nothing sent), not an unknown outcome")
+  void refusedConnectionIsNothingWritten() {
+    RedisOutboxStore live = RedisOutboxStore.builder(RedisFixtures.of(RedisTopology.STANDALONE).client())
+        .keyPrefix("outbox-refused-" + UUID.randomUUID().toString().substring(0, 8)).build();
+    live.append(OutboxMessage.of("orders", new byte[] {1}));
+    io.claimedoutbox.domain.Claim claim = live.claimDue(WorkerId.of("w"), 1, Duration.ofSeconds(30)).get(0);
+    try (JedisPooled refusing = new JedisPooled("127.0.0.1", 1)) {
+      RedisOutboxStore store = RedisOutboxStore.builder(refusing).build();
+      assertThatThrownBy(() -> store.tryMarkClaimDelivered(claim, io.claimedoutbox.domain.DeliveryReceipt.none()))
+          .isInstanceOf(OutboxStoreException.class)
+          .isNotInstanceOf(io.claimedoutbox.port.TransitionOutcomeUnknownException.class)
+          .hasMessageContaining("nothing was sent");
+    } finally {
+      live.delete(claim.entryId());
+    }
+  }
+
+  @Test
+  @DisplayName("no failure of a store over a client with a password repeats the password")
+  void failuresNeverRepeatThePassword() {
+    try (JedisPooled refusing = new JedisPooled(java.net.URI.create("redis://default:SECRET123@127.0.0.1:1"))) {
+      RedisOutboxStore store = RedisOutboxStore.builder(refusing).build();
+      Throwable failure = org.assertj.core.api.Assertions.catchThrowable(
+          () -> store.claimDue(WorkerId.of("w"), 1, Duration.ofSeconds(30)));
+      java.io.StringWriter printed = new java.io.StringWriter();
+      failure.printStackTrace(new java.io.PrintWriter(printed));
+      assertThat(printed.toString()).contains("OutboxStoreException").doesNotContain("SECRET123");
+    }
+  }
 }

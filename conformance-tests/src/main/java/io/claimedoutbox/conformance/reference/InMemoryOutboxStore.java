@@ -240,6 +240,14 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
     }
   }
 
+  @Override
+  public long countPurgeable(Duration olderThan) {
+    OperationArguments.checkAge(olderThan);
+    Instant cutoff = clock.instant().minus(olderThan);
+    return decodedRows().stream().filter(entry -> entry.status().isTerminal() && entry.updatedAt().isBefore(cutoff))
+        .count();
+  }
+
   private List<OutboxEntry> decodedRows() {
     synchronized (rows) {
       List<OutboxEntry> all = new ArrayList<>();

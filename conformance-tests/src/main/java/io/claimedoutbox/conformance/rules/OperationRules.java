@@ -193,6 +193,8 @@ public abstract class OperationRules extends ConformanceTestBase {
     OutboxEntry recent = store.append(message("recent"));
     store.tryMarkClaimDelivered(claimOnly(recent), DeliveryReceipt.none());
 
+    RuleCheck.requireEqual(Rule.M5, "countPurgeable (the dry run) before the purge", 4L,
+        operations.countPurgeable(Duration.ofHours(1)));
     RuleCheck.requireEqual(Rule.M5, "deleted by the first batch of 2", 2, operations.purgeFinished(Duration.ofHours(1), 2));
     RuleCheck.require(Rule.M5, store.find(oldFinished.get(0)).isEmpty() && store.find(oldFinished.get(1)).isEmpty()
         && store.find(oldFinished.get(2)).isPresent(), () -> "the batch must take the two oldest finished entries");
@@ -203,6 +205,7 @@ public abstract class OperationRules extends ConformanceTestBase {
     RuleCheck.require(Rule.M5, oldFinished.stream().allMatch(id -> store.find(id).isEmpty()),
         () -> "every old finished entry must be gone");
     RuleCheck.requireEqual(Rule.M5, "count after the purge", 3L, operations.countByStatus().total());
+    RuleCheck.requireEqual(Rule.M5, "countPurgeable after the purge", 0L, operations.countPurgeable(Duration.ofHours(1)));
   }
 
   @Test
@@ -219,6 +222,8 @@ public abstract class OperationRules extends ConformanceTestBase {
     RuleCheck.requireThrows(Rule.M6, IllegalArgumentException.class, "batchSize",
         () -> operations.purgeAll(Duration.ZERO, OutboxOperations.MAX_BATCH + 1));
     RuleCheck.requireThrows(Rule.M6, NullPointerException.class, "olderThan", () -> operations.purgeFinished(null, 1));
+    RuleCheck.requireThrows(Rule.M6, IllegalArgumentException.class, "olderThan",
+        () -> operations.countPurgeable(Duration.ofSeconds(-1)));
     RuleCheck.requireThrows(Rule.M6, NullPointerException.class, "id", () -> operations.requeue(null));
     RuleCheck.requireThrows(Rule.M6, NullPointerException.class, "query", () -> operations.deadLetters(null));
     RuleCheck.requireThrows(Rule.M6, NullPointerException.class, "query", () -> operations.requeueAll(null));

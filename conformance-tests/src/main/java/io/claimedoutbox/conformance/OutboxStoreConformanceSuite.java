@@ -5,6 +5,7 @@ import io.claimedoutbox.conformance.rules.BadInputRules;
 import io.claimedoutbox.conformance.rules.BatchTransitionRules;
 import io.claimedoutbox.conformance.rules.ClaimingRules;
 import io.claimedoutbox.conformance.rules.CompatibilityRules;
+import io.claimedoutbox.conformance.rules.ExactValueRules;
 import io.claimedoutbox.conformance.rules.ConcurrentHistoryRules;
 import io.claimedoutbox.conformance.rules.FaultRules;
 import io.claimedoutbox.conformance.rules.OperationRules;
@@ -56,6 +57,16 @@ public abstract class OutboxStoreConformanceSuite {
   @Nested
   @DisplayName("O · ordering keys")
   class Ordering extends OrderingRules {
+    @Override
+    protected OutboxStoreFixture fixture() {
+      return OutboxStoreConformanceSuite.this.fixture();
+    }
+  }
+
+  /** Rules E1–E2. */
+  @Nested
+  @DisplayName("E · exact values")
+  class ExactValues extends ExactValueRules {
     @Override
     protected OutboxStoreFixture fixture() {
       return OutboxStoreConformanceSuite.this.fixture();

@@ -69,6 +69,15 @@ public enum Rule {
       "the lookup of the key's first unfinished entry (one index probe) and the same due check and compare-and-set"
           + " as a claim; requires StoreCapability.CLAIM_BY_KEY, others report it skipped"),
 
+  E1(Level.REQUIRED, "Ids, ordering keys and worker ids that differ only in case, an accent or a trailing space are"
+      + " different values: find of a look-alike id is empty, each look-alike key is its own key, a claim whose owner"
+      + " differs only in case is STALE_CLAIM and writes nothing",
+      "the collation of the id, ordering key and owner columns (binary, without pad space: MariaDB's default"
+          + " utf8mb4_general_ci is neither) and that filters compare with = on them, not with a case-folding function"),
+  E2(Level.OPTIONAL, "Dead letters by topic and requeueAll by topic match the topic exactly: 'orders', 'ORDERS',"
+      + " 'ordérs' and 'orders ' are four topics",
+      "the collation of the topic column and the dead-letter query's filter (requires OutboxOperations)"),
+
   M1(Level.OPTIONAL, "countByStatus counts every status exactly, and oldestDueAge is the wait of the earliest"
       + " due entry: none while nothing is due, a pending entry from its available time, an expired claim from"
       + " its lease end, never a live claim",
@@ -200,9 +209,11 @@ public enum Rule {
   F4(Level.OPTIONAL, "A claim batch whose answer is lost loses nothing: every entry is claimable again once"
       + " the lease ends, and any claim returned is the stored one",
       "that a claim writes the lease end as the due time, so an unanswered claim expires like any other"),
-  F5(Level.OPTIONAL, "After every connection is cut (a server restart seen from the client) each call"
-      + " succeeds again by its second try",
-      "that the pool drops broken connections instead of handing them out again");
+  F5(Level.OPTIONAL, "After every connection is cut (a server restart seen from the client) the first call"
+      + " fails at most once, and every call after it (find, save, claim, append) works at its first try",
+      "that a broken connection makes the store drop the pool's other idle connections (or check each before use)"
+          + " and repeat a call that is safe to repeat on a fresh connection, instead of handing the broken ones out"
+          + " one by one");
 
   private final Level level;
   private final String title;

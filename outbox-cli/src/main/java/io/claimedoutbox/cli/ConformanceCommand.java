@@ -11,12 +11,16 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import org.junit.platform.engine.FilterResult;
 import org.junit.platform.engine.TestExecutionResult;
+import org.junit.platform.engine.TestSource;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.Launcher;
+import org.junit.platform.launcher.PostDiscoveryFilter;
 import org.junit.platform.launcher.TestExecutionListener;
 import org.junit.platform.launcher.TestIdentifier;
 import org.junit.platform.launcher.core.LauncherFactory;
@@ -37,25 +41,62 @@ final class ConformanceCommand implements Callable<Integer> {
   @Option(names = {"-b", "--backend"}, required = true, description = "The deployment: " + Backends.SUPPORTED + ".")
   String backend;
 
+  @Option(names = "--rule", split = ",", description = "Run only these rules, for example F5 or T1,T4 (default: all).")
+  List<Rule> rules;
+
+  @Option(names = "--repeat", defaultValue = "1",
+      description = "Run the suite this many times in a row, stopping at the first failing run (default: ${DEFAULT-VALUE}).")
+  int repeat;
+
   @Mixin
   CommonOptions common;
 
   @Override
   public Integer call() {
+    if (repeat < 1) {
+      throw new UsageException("--repeat must be at least 1, was " + repeat);
+    }
     try (BackendSession session = Backends.open(backend, Clock.systemUTC())) {
-      System.out.println("Conformance suite on " + session.label());
+      System.out.println("Conformance suite on " + session.label()
+          + (rules == null ? "" : ", rules " + rules) + (repeat == 1 ? "" : ", " + repeat + " runs"));
       LiveConformanceSuite.fixture = session.conformanceFixture();
-      RuleResults results = new RuleResults();
-      Launcher launcher = LauncherFactory.create();
-      launcher.execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(LiveConformanceSuite.class)).build(),
-          results);
-      results.print();
-      System.out.printf(Locale.ROOT, "%d passed, %d failed, %d skipped%n", results.count(Status.PASS),
-          results.count(Status.FAIL), results.count(Status.SKIP));
-      return results.count(Status.FAIL) == 0 && results.count(Status.PASS) > 0 ? 0 : Main.BROKEN;
+      for (int run = 1; run <= repeat; run++) {
+        RuleResults results = new RuleResults();
+        LauncherDiscoveryRequestBuilder request = LauncherDiscoveryRequestBuilder.request()
+            .selectors(selectClass(LiveConformanceSuite.class));
+        if (rules != null) {
+          Set<Rule> chosen = Set.copyOf(rules);
+          // a parameterised rule is a container with a method source: filtered like a test
+          request.filters((PostDiscoveryFilter) descriptor -> FilterResult.includedIf(
+              ruleOf(descriptor.getSource().orElse(null)).map(chosen::contains).orElse(!descriptor.isTest())));
+        }
+        Launcher launcher = LauncherFactory.create();
+        launcher.execute(request.build(), results);
+        if (repeat > 1) {
+          System.out.println("run " + run + " of " + repeat + ":");
+        }
+        results.print();
+        System.out.printf(Locale.ROOT, "%d passed, %d failed, %d skipped%n", results.count(Status.PASS),
+            results.count(Status.FAIL), results.count(Status.SKIP));
+        if (results.count(Status.FAIL) > 0 || results.count(Status.PASS) == 0) {
+          if (repeat > 1) {
+            System.out.println("stopped: run " + run + " of " + repeat + " did not pass");
+          }
+          return Main.BROKEN;
+        }
+      }
+      if (repeat > 1) {
+        System.out.println("all " + repeat + " runs passed");
+      }
+      return 0;
     } finally {
       LiveConformanceSuite.fixture = null;
     }
+  }
+
+  private static Optional<Rule> ruleOf(TestSource source) {
+    return source instanceof MethodSource method ? RuleDisplayNames.ruleOf(method.getMethodName())
+        : Optional.empty();
   }
 
   private enum Status { PASS, SKIP, FAIL }

@@ -105,8 +105,21 @@ final class OutboxJpaSchema {
             + " Liquibase, or run "
             + scripts + ".");
       }
+      if (database == OutboxDatabase.MARIADB && !comparesExactly(statement)) {
+        throw new IllegalStateException("Claimed Outbox: outbox_entry compares text under a case- and accent-insensitive"
+            + " collation (MariaDB's default), so topics, ordering keys and ids differing in case would be one value."
+            + " Run V4__exact_text_comparison.sql (Flyway and Liquibase run it), one of " + scripts + ".");
+      }
     } catch (SQLException failure) {
       throw new IllegalStateException("Claimed Outbox cannot check its table: " + failure.getMessage(), failure);
+    }
+  }
+
+  /** Whether the columns compared in filters use a binary collation (migration V4 on MariaDB). */
+  private static boolean comparesExactly(Statement statement) throws SQLException {
+    try (ResultSet row = statement.executeQuery("SELECT collation_name FROM information_schema.columns"
+        + " WHERE table_schema = DATABASE() AND table_name = 'outbox_entry' AND column_name = 'topic'")) {
+      return row.next() && row.getString(1) != null && row.getString(1).endsWith("_bin");
     }
   }
 

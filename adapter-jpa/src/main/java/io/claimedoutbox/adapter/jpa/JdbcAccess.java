@@ -4,7 +4,10 @@ import io.claimedoutbox.port.OutboxStoreException;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
+import java.sql.SQLRecoverableException;
 import java.util.Set;
+import javax.sql.DataSource;
 import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 
@@ -12,6 +15,13 @@ import org.hibernate.engine.spi.SessionFactoryImplementor;
  * Connections for the store's own statements, borrowed from the connection provider of the
  * Hibernate factory (the application's pool), so the hot paths run plain JDBC without opening an
  * {@code EntityManager} per call.
+ *
+ * <p><b>After a server restart</b> a pool holds connections that are all broken. The first one to
+ * fail makes {@link PoolRecovery} discard it and clear the pool's idle ones, so every later call
+ * gets a fresh connection. Work that is {@linkplain Repeat#SAFE safe to repeat} (reads, claims,
+ * transitions conditioned on a revision and carrying their write stamps) is then run again on a
+ * fresh connection, so it does not fail at all; other work (appends, a requeue, a purge) fails once
+ * with the driver's reason.
  */
 final class JdbcAccess {
 
@@ -21,8 +31,22 @@ final class JdbcAccess {
     T run(Connection connection) throws SQLException;
   }
 
+  /** Whether work may run again on a fresh connection when its connection broke under it. */
+  enum Repeat {
+    /**
+     * Running it twice leaves what running it once would: a read, or writes conditioned on the
+     * revision read whose effect a second run recognises by its write stamps.
+     */
+    SAFE,
+    /** A second run could write twice, or misreport what the first did: it fails instead. */
+    ONCE
+  }
+
   /** How often work the database rolled back for a deadlock is tried in all. */
   private static final int DEADLOCK_ATTEMPTS = 3;
+
+  /** How often safe work whose connection broke is tried in all (each on a fresh connection). */
+  private static final int BROKEN_CONNECTION_ATTEMPTS = 3;
 
   /**
    * SQL states of "the database rolled this back because of a concurrent transaction": serialization
@@ -30,11 +54,20 @@ final class JdbcAccess {
    */
   private static final Set<String> ROLLED_BACK_STATES = Set.of("40001", "40P01", "90131");
 
+  /**
+   * SQL states of "this session is gone", besides the connection-exception class 08: PostgreSQL's
+   * administrator shutdown, crash shutdown and "cannot connect now" (a server starting up).
+   */
+  private static final Set<String> SESSION_GONE_STATES = Set.of("57P01", "57P02", "57P03");
+
   private final ConnectionProvider connections;
+  private final PoolRecovery recovery;
 
   JdbcAccess(EntityManagerFactory factory) {
     this.connections = factory.unwrap(SessionFactoryImplementor.class)
         .getServiceRegistry().requireService(ConnectionProvider.class);
+    this.recovery = PoolRecovery.of(connections.isUnwrappableAs(DataSource.class)
+        ? connections.unwrap(DataSource.class) : null);
   }
 
   /**
@@ -42,12 +75,44 @@ final class JdbcAccess {
    * statement the database rolled back as a deadlock victim is run again (the work is written to be
    * repeatable: its writes are checked against revisions and carry their write stamps).
    */
-  <T> T autoCommitted(Work<T> work) throws SQLException {
-    return retryingDeadlockVictims(() -> autoCommittedOnce(work));
+  <T> T autoCommitted(Repeat repeat, Work<T> work) throws SQLException {
+    return retrying(repeat, () -> autoCommittedOnce(work));
+  }
+
+  /**
+   * Runs {@code work} in one transaction and commits; rolls back on any failure of the work. A
+   * transaction the database rolled back as a deadlock victim is run again from the start.
+   */
+  <T> T inTransaction(Repeat repeat, Work<T> work) throws SQLException {
+    return retrying(repeat, () -> inTransactionOnce(work));
+  }
+
+  /** Something run against the database, as a whole. */
+  @FunctionalInterface
+  private interface Attempt<T> {
+    T run() throws SQLException;
+  }
+
+  private static <T> T retrying(Repeat repeat, Attempt<T> attempt) throws SQLException {
+    int deadlocks = 0;
+    int broken = 0;
+    while (true) {
+      try {
+        return attempt.run();
+      } catch (SQLException failure) {
+        if (isRolledBackByDatabase(failure) && ++deadlocks < DEADLOCK_ATTEMPTS) {
+          continue;
+        }
+        if (repeat == Repeat.SAFE && isBrokenConnection(failure) && ++broken < BROKEN_CONNECTION_ATTEMPTS) {
+          continue;
+        }
+        throw failure;
+      }
+    }
   }
 
   private <T> T autoCommittedOnce(Work<T> work) throws SQLException {
-    Connection connection = connections.getConnection();
+    Connection connection = borrow();
     try {
       boolean autoCommit = connection.getAutoCommit();
       if (!autoCommit) {
@@ -60,39 +125,16 @@ final class JdbcAccess {
           connection.setAutoCommit(false);
         }
       }
+    } catch (SQLException | RuntimeException failure) {
+      noticeBroken(connection, failure);
+      throw failure;
     } finally {
       connections.closeConnection(connection);
     }
   }
 
-  /**
-   * Runs {@code work} in one transaction and commits; rolls back on any failure of the work. A
-   * transaction the database rolled back as a deadlock victim is run again from the start.
-   */
-  <T> T inTransaction(Work<T> work) throws SQLException {
-    return retryingDeadlockVictims(() -> inTransactionOnce(work));
-  }
-
-  /** Something run against the database, as a whole. */
-  @FunctionalInterface
-  private interface Attempt<T> {
-    T run() throws SQLException;
-  }
-
-  private static <T> T retryingDeadlockVictims(Attempt<T> attempt) throws SQLException {
-    for (int tried = 1; ; tried++) {
-      try {
-        return attempt.run();
-      } catch (SQLException failure) {
-        if (tried == DEADLOCK_ATTEMPTS || !isRolledBackByDatabase(failure)) {
-          throw failure;
-        }
-      }
-    }
-  }
-
   private <T> T inTransactionOnce(Work<T> work) throws SQLException {
-    Connection connection = connections.getConnection();
+    Connection connection = borrow();
     try {
       boolean autoCommit = connection.getAutoCommit();
       connection.setAutoCommit(false);
@@ -111,8 +153,21 @@ final class JdbcAccess {
           restoreAutoCommit(connection);
         }
       }
+    } catch (SQLException | RuntimeException failure) {
+      noticeBroken(connection, failure);
+      throw failure;
     } finally {
       connections.closeConnection(connection);
+    }
+  }
+
+  private Connection borrow() throws SQLException {
+    return recovery.borrow(connections::getConnection, connections::closeConnection);
+  }
+
+  private void noticeBroken(Connection connection, Exception failure) {
+    if (failure instanceof SQLException sql && isBrokenConnection(sql)) {
+      recovery.brokenConnection(connection);
     }
   }
 
@@ -135,6 +190,21 @@ final class JdbcAccess {
   static boolean isRolledBackByDatabase(SQLException failure) {
     for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
       if (cause instanceof SQLException sql && ROLLED_BACK_STATES.contains(sql.getSQLState())) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Whether the failure says the connection (the session) is gone, not that the statement was refused. */
+  static boolean isBrokenConnection(SQLException failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      // not SQLTransientConnectionException: a pool's "no connection available in time" says nothing of the server
+      if (cause instanceof SQLNonTransientConnectionException || cause instanceof SQLRecoverableException) {
+        return true;
+      }
+      if (cause instanceof SQLException sql && sql.getSQLState() != null
+          && (sql.getSQLState().startsWith("08") || SESSION_GONE_STATES.contains(sql.getSQLState()))) {
         return true;
       }
     }

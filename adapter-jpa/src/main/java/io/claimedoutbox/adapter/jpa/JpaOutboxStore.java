@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.jpa;
 
+import io.claimedoutbox.adapter.jpa.JdbcAccess.Repeat;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimTransition;
@@ -119,7 +120,7 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
       return List.of();
     }
     try {
-      return jdbc.inTransaction(connection -> insert(connection, batch));
+      return jdbc.inTransaction(Repeat.ONCE, connection -> insert(connection, batch));
     } catch (SQLException | RuntimeException failure) {
       throw JdbcAccess.failure("append", failure);
     }
@@ -166,7 +167,7 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
   public Optional<OutboxEntry> find(EntryId id) {
     Arguments.requireNonNull(id, "id");
     try {
-      return jdbc.autoCommitted(connection -> EntryRows.find(connection, id, false, dialect));
+      return jdbc.autoCommitted(Repeat.SAFE, connection -> EntryRows.find(connection, id, false, dialect));
     } catch (SQLException failure) {
       throw JdbcAccess.failure("find " + id, failure);
     }
@@ -176,7 +177,7 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
   public boolean delete(EntryId id) {
     Arguments.requireNonNull(id, "id");
     try {
-      return jdbc.autoCommitted(connection -> {
+      return jdbc.autoCommitted(Repeat.ONCE, connection -> {
         try (PreparedStatement delete = connection.prepareStatement(EntryRows.DELETE)) {
           delete.setString(1, id.value());
           return delete.executeUpdate() == 1;
@@ -208,7 +209,7 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
     StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
     Instant now = clock.instant();
     try {
-      return jdbc.autoCommitted(connection -> {
+      return jdbc.autoCommitted(Repeat.SAFE, connection -> {
         Optional<OutboxEntry> head = EntryRows.firstUnfinishedOfKey(connection, orderingKey, dialect);
         if (head.isEmpty() || !head.get().isDue(now)) {
           return List.<Claim>of();
@@ -302,7 +303,7 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
   /** The database server's time: one query. */
   private Instant serverNow() {
     try {
-      return jdbc.autoCommitted(connection -> {
+      return jdbc.autoCommitted(Repeat.SAFE, connection -> {
         try (Statement statement = connection.createStatement();
             ResultSet row = statement.executeQuery(dialect.currentTimeQuery())) {
           row.next();

@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.jpa;
 
+import io.claimedoutbox.adapter.jpa.JdbcAccess.Repeat;
 import io.claimedoutbox.domain.OutboxEntry;
 import java.sql.SQLException;
 
@@ -17,7 +18,7 @@ final class OptimisticClaimer extends DueEntryClaimer {
 
   @Override
   <T> T run(JdbcAccess.Work<T> work) throws SQLException {
-    return jdbc.autoCommitted(work);
+    return jdbc.autoCommitted(Repeat.SAFE, work);
   }
 
   @Override

@@ -12,6 +12,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -24,8 +25,11 @@ public final class OutboxSchema {
   /** The classpath folder holding one sub-folder of migrations per database. */
   public static final String RESOURCE_ROOT = "io/claimedoutbox/adapter/jpa/schema";
 
-  private static final List<String> MIGRATIONS = List.of("V1__create_outbox_entry.sql", "V2__ordering_key_index.sql",
-      "V3__operations_indexes.sql");
+  private static final List<String> COMMON_MIGRATIONS = List.of("V1__create_outbox_entry.sql",
+      "V2__ordering_key_index.sql", "V3__operations_indexes.sql");
+
+  /** MariaDB's text columns compare exactly only under a binary collation (V4). */
+  private static final List<String> MARIADB_MIGRATIONS = List.of("V4__exact_text_comparison.sql");
 
   private OutboxSchema() {}
 
@@ -35,7 +39,11 @@ public final class OutboxSchema {
    */
   public static List<String> migrationResources(OutboxDatabase database) {
     Arguments.requireNonNull(database, "database");
-    return MIGRATIONS.stream().map(name -> RESOURCE_ROOT + "/" + database.folder() + "/" + name).toList();
+    List<String> names = new ArrayList<>(COMMON_MIGRATIONS);
+    if (database == OutboxDatabase.MARIADB) {
+      names.addAll(MARIADB_MIGRATIONS);
+    }
+    return names.stream().map(name -> RESOURCE_ROOT + "/" + database.folder() + "/" + name).toList();
   }
 
   /**
@@ -57,23 +65,46 @@ public final class OutboxSchema {
   }
 
   /**
-   * Creates the table and its index by running every migration.
+   * Creates the table and its indexes by running every migration; safe to run at every start. A
+   * statement whose object is already there (the table, a column, an index) is passed over, so a
+   * second run changes nothing and a run over an older version of the table adds what the later
+   * migrations add.
    *
    * @param dataSource where to create it
    * @param database which dialect of DDL to run
-   * @throws OutboxStoreException if a statement fails (for example, the table exists)
+   * @throws OutboxStoreException if a statement fails for any other reason, with the statement and
+   *     the database's own words
    */
   public static void create(DataSource dataSource, OutboxDatabase database) {
     Arguments.requireNonNull(dataSource, "dataSource");
     List<String> statements = statements(database);
     try (Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement()) {
+      connection.setAutoCommit(true);
       for (String sql : statements) {
-        statement.execute(sql);
+        try {
+          statement.execute(sql);
+        } catch (SQLException failure) {
+          if (!isAlreadyThere(failure)) {
+            throw new OutboxStoreException("cannot create the outbox schema on " + database + ": "
+                + sql.lines().findFirst().orElse(sql) + " … failed: " + failure.getMessage(), failure);
+          }
+        }
       }
     } catch (SQLException failure) {
-      throw new OutboxStoreException("cannot create the outbox schema on " + database, failure);
+      throw new OutboxStoreException("cannot create the outbox schema on " + database + ": " + failure.getMessage(),
+          failure);
     }
+  }
+
+  /**
+   * "Already exists": PostgreSQL duplicate table, column or object (42P07, 42701, 42710); MariaDB
+   * table, column or key name (1050, 1060, 1061); H2 table, index, column or constraint (42101,
+   * 42111, 42121, 90045).
+   */
+  private static boolean isAlreadyThere(SQLException failure) {
+    return Set.of("42P07", "42701", "42710").contains(failure.getSQLState())
+        || Set.of(1050, 1060, 1061, 42101, 42111, 42121, 90045).contains(failure.getErrorCode());
   }
 
   private static String read(String resource) {

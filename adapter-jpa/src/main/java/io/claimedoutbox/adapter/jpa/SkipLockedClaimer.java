@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.jpa;
 
+import io.claimedoutbox.adapter.jpa.JdbcAccess.Repeat;
 import io.claimedoutbox.domain.OutboxEntry;
 import java.sql.SQLException;
 
@@ -18,7 +19,7 @@ final class SkipLockedClaimer extends DueEntryClaimer {
 
   @Override
   <T> T run(JdbcAccess.Work<T> work) throws SQLException {
-    return jdbc.inTransaction(work);
+    return jdbc.inTransaction(Repeat.SAFE, work);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.jpa;
 
+import io.claimedoutbox.adapter.jpa.JdbcAccess.Repeat;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
@@ -43,7 +44,7 @@ final class SqlOperations {
   }
 
   StatusCounts countByStatus() throws SQLException {
-    return jdbc.autoCommitted(connection -> {
+    return jdbc.autoCommitted(Repeat.SAFE, connection -> {
       Map<EntryStatus, Long> counts = new EnumMap<>(EntryStatus.class);
       try (PreparedStatement count = connection.prepareStatement(COUNT); ResultSet rows = count.executeQuery()) {
         while (rows.next()) {
@@ -56,7 +57,7 @@ final class SqlOperations {
 
   Optional<Duration> oldestDueAge() throws SQLException {
     Instant now = clock.instant();
-    return jdbc.autoCommitted(connection -> {
+    return jdbc.autoCommitted(Repeat.SAFE, connection -> {
       try (PreparedStatement oldest = connection.prepareStatement(OLDEST_DUE)) {
         dialect.setInstant(oldest, 1, now);
         try (ResultSet row = oldest.executeQuery()) {
@@ -71,7 +72,7 @@ final class SqlOperations {
   List<OutboxEntry> deadLetters(DeadLetterQuery query) throws SQLException {
     String sql = "SELECT " + EntryRows.COLUMNS + " FROM outbox_entry WHERE " + dialect.deadLetterAfter()
         + (query.topic().isPresent() ? " AND topic = ?" : "") + " ORDER BY " + dialect.deadLetterOrder() + " LIMIT ?";
-    return jdbc.autoCommitted(connection -> {
+    return jdbc.autoCommitted(Repeat.SAFE, connection -> {
       try (PreparedStatement select = connection.prepareStatement(sql)) {
         int parameter = 1;
         select.setString(parameter++, query.after().map(EntryId::value).orElse(""));
@@ -91,7 +92,7 @@ final class SqlOperations {
   }
 
   RequeueResult requeue(EntryId id) throws SQLException {
-    return jdbc.autoCommitted(connection -> {
+    return jdbc.autoCommitted(Repeat.ONCE, connection -> {
       Optional<OutboxEntry> before = EntryRows.find(connection, id, false, dialect);
       boolean written = before.isPresent() && before.get().status() == EntryStatus.DEAD_LETTERED
           && write(connection, before.get(), before.get().requeued(clock.instant(), WriteStamp.fresh()));
@@ -108,7 +109,7 @@ final class SqlOperations {
 
   long countPurgeable(Duration olderThan) throws SQLException {
     Instant cutoff = clock.instant().minus(olderThan);
-    return jdbc.autoCommitted(connection -> {
+    return jdbc.autoCommitted(Repeat.SAFE, connection -> {
       try (PreparedStatement count = connection.prepareStatement(dialect.purgeableCount())) {
         dialect.setInstant(count, 1, cutoff);
         try (ResultSet row = count.executeQuery()) {
@@ -121,7 +122,7 @@ final class SqlOperations {
 
   int purgeFinished(Duration olderThan, int batchSize) throws SQLException {
     Instant cutoff = clock.instant().minus(olderThan);
-    return jdbc.autoCommitted(connection -> {
+    return jdbc.autoCommitted(Repeat.ONCE, connection -> {
       try (PreparedStatement purge = connection.prepareStatement(dialect.purgeStatement())) {
         dialect.setInstant(purge, 1, cutoff);
         purge.setInt(2, batchSize);

@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.jpa;
 
+import io.claimedoutbox.adapter.jpa.JdbcAccess.Repeat;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimFence;
 import io.claimedoutbox.domain.ClaimTransition;
@@ -59,8 +60,8 @@ final class SqlTransitions {
     int[] outcomes;
     try {
       outcomes = writes.size() == 1 || writer.isOneStatement()
-          ? jdbc.autoCommitted(connection -> writer.write(connection, writes))
-          : jdbc.inTransaction(connection -> writer.write(connection, writes));
+          ? jdbc.autoCommitted(Repeat.SAFE, connection -> writer.write(connection, writes))
+          : jdbc.inTransaction(Repeat.SAFE, connection -> writer.write(connection, writes));
     } catch (SQLException | RuntimeException failure) {
       return resolveAll(batch, written, failure);
     }
@@ -102,7 +103,7 @@ final class SqlTransitions {
     WriteStamp stamp = WriteStamp.fresh();
     OutboxEntry[] evaluated = new OutboxEntry[1];
     try {
-      return jdbc.inTransaction(connection -> {
+      return jdbc.inTransaction(Repeat.ONCE, connection -> {
         Optional<OutboxEntry> durable = EntryRows.find(connection, claim.entryId(), true, dialect);
         if (durable.isPresent() && durable.get().lastWriteStamp().equals(Optional.of(fastStamp))) {
           return ClaimTransitionResult.applied(durable.get());
@@ -130,7 +131,7 @@ final class SqlTransitions {
 
   private Optional<OutboxEntry> find(Claim claim) {
     try {
-      return jdbc.autoCommitted(connection -> EntryRows.find(connection, claim.entryId(), false, dialect));
+      return jdbc.autoCommitted(Repeat.SAFE, connection -> EntryRows.find(connection, claim.entryId(), false, dialect));
     } catch (SQLException failure) {
       throw JdbcAccess.failure("find " + claim.entryId(), failure);
     }

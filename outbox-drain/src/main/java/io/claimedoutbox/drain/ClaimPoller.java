@@ -42,6 +42,7 @@ final class ClaimPoller {
   /** Set when a keyed entry leaves the pool, cleared when a turn starts polling. */
   private final AtomicBoolean keyReleased = new AtomicBoolean();
   private final boolean claimsByKey;
+  private final CallGate claims = new CallGate();
   private volatile boolean stopping;
   private Duration idle;
 
@@ -68,9 +69,10 @@ final class ClaimPoller {
     if (stopping || asked <= 0) {
       return new Poll(asked, 0);
     }
-    List<Claim> claims = store.claimDue(settings.worker(), asked, settings.lease());
-    claims.forEach(pool::dispatch);
-    return new Poll(asked, claims.size());
+    // dispatched inside the gate: a stop waiting for this claim also waits until the pool holds its claims
+    List<Claim> claimed = claims.run(() -> dispatch(store.claimDue(settings.worker(), asked, settings.lease())),
+        List::of);
+    return new Poll(asked, claimed.size());
   }
 
   /** One turn of the loop on the scheduler: poll, then schedule the next turn or park. */
@@ -139,7 +141,7 @@ final class ClaimPoller {
     List<Claim> next = List.of();
     if (!stopping && pool.room() > 0) {
       try {
-        next = store.claimNextOfKey(settings.worker(), key, settings.lease());
+        next = claims.run(() -> dispatch(store.claimNextOfKey(settings.worker(), key, settings.lease())), List::of);
       } catch (RuntimeException failure) {
         LOG.debug("Outbox drain {} could not claim the next entry of {}; the poller will", settings.worker(), key,
             failure);
@@ -147,9 +149,12 @@ final class ClaimPoller {
     }
     if (next.isEmpty()) {
       wakeUpForKey();
-    } else {
-      next.forEach(pool::dispatch);
     }
+  }
+
+  private List<Claim> dispatch(List<Claim> claimed) {
+    claimed.forEach(pool::dispatch);
+    return claimed;
   }
 
   private void wakeUpForKey() {
@@ -182,8 +187,15 @@ final class ClaimPoller {
     loop();
   }
 
-  void stop() {
+  /**
+   * Claims nothing more and waits for a claim call that is running: its claims reach the pool
+   * (which releases them) before this returns.
+   *
+   * @return whether no claim call is running any more
+   */
+  boolean stop(Duration timeout) {
     stopping = true;
+    return claims.closeAndAwait(timeout);
   }
 
   private void execute(Runnable task) {

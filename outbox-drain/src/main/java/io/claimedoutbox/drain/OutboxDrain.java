@@ -62,6 +62,7 @@ public final class OutboxDrain implements AutoCloseable {
   private final boolean ownsExecutors;
   private final HandlerPool pool;
   private final ClaimPoller poller;
+  private final CallGate renewals = new CallGate();
 
   private boolean started;
   private boolean stopped;
@@ -122,7 +123,7 @@ public final class OutboxDrain implements AutoCloseable {
 
   private void renewQuietly() {
     try {
-      renewLeases();
+      renewals.run(this::renewLeases, () -> 0);
     } catch (RuntimeException failure) {
       LOG.warn("Outbox drain {} could not renew leases", settings.worker(), failure);
     }
@@ -142,7 +143,9 @@ public final class OutboxDrain implements AutoCloseable {
   /**
    * Stops the drain: claims nothing more, releases claims no handler has started, waits up to
    * {@code timeout} for running handlers (still renewing their leases), then interrupts the rest
-   * and leaves their entries to lease expiry.
+   * and leaves their entries to lease expiry. When it returns, no store call of the drain is
+   * running and none will start: a claim that was running has returned and its claims were
+   * released, so the application may close the store's pool next.
    *
    * @param timeout how long running handlers may take to finish
    * @return {@code true} when every held claim was finished or released in time
@@ -152,9 +155,10 @@ public final class OutboxDrain implements AutoCloseable {
     synchronized (this) {
       stopped = true;
     }
-    poller.stop();
+    long deadline = System.nanoTime() + timeout.toNanos();
     pool.stopping();
-    boolean drained = pool.awaitEmpty(timeout);
+    boolean drained = poller.stop(timeout);
+    drained &= pool.awaitEmpty(remaining(deadline));
     if (!drained) {
       pool.forceStop();
       pool.awaitEmpty(Duration.ofSeconds(1));
@@ -164,11 +168,18 @@ public final class OutboxDrain implements AutoCloseable {
         renewalTask.cancel(false);
       }
     }
+    // a renewal running now would reach the store after this returns, when the application may have
+    // closed its pool; it is short (one batched call), so it is waited for whatever the timeout
+    renewals.closeAndAwait(settings.shutdownTimeout());
     if (ownsExecutors) {
       handlers.shutdownNow();
       scheduler.shutdownNow();
     }
     return drained;
+  }
+
+  private static Duration remaining(long deadline) {
+    return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
   }
 
   /** Stops with the configured shutdown timeout. */

@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * is written at once, and under load one call carries many.
  *
  * <p>A failed group is retried element by element, so one bad element or a passing fault does not
- * cost the others. An element whose write still fails is kept <em>unsettled</em>, not left to lease
+ * cost the others. A group whose outcome is unknown (its answer lost) is first settled by the write
+ * stamps the store says it sent: a result that landed is this drain's, never asked again (asking
+ * again would answer {@code TERMINAL} for the drain's own delivery). An element whose write still fails is kept <em>unsettled</em>, not left to lease
  * expiry: the handler's work is done and must not be repeated, only its recording. Each
  * {@link #settle()} (the drain calls it with every lease renewal) reads an unsettled entry again:
  * it carries the lost write's stamp (the write landed), is gone, or is no longer held by the claim
@@ -106,6 +108,17 @@ final class ResultRecorder {
           writeAlone(result, null, Claim.of(outcomes.get(i).entry()));
         } else {
           recorded.accept(result.entry());
+        }
+      }
+    } catch (TransitionOutcomeUnknownException unknown) {
+      LOG.debug("Outbox drain {} does not know which of {} results landed; settling each by its write stamp",
+          worker, group.size(), unknown);
+      for (Result result : group) {
+        Optional<WriteStamp> sent = unknown.sentWriteStamp(result.entry().claim().entryId());
+        if (sent.isPresent()) {
+          settleOne(new Unsettled(result, sent.get()));
+        } else {
+          writeAlone(result, null, result.entry().claim());
         }
       }
     } catch (RuntimeException groupFailure) {

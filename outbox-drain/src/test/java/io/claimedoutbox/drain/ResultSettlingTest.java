@@ -50,7 +50,9 @@ class ResultSettlingTest {
     /** The write never reaches the store; the store says nothing was written. */
     NOTHING_WRITTEN,
     /** The write never lands, but the store cannot tell. */
-    UNKNOWN_NOT_LANDED
+    UNKNOWN_NOT_LANDED,
+    /** A batch write lands whole and its answer is lost: the store says which stamps it sent. */
+    BATCH_LANDED_ANSWER_LOST
   }
 
   private final MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
@@ -68,6 +70,7 @@ class ResultSettlingTest {
   /** Fails result writes as scripted; reads can be made to fail too (the store still down). */
   private static final class FaultyResults extends ForwardingOutboxStore {
     final Deque<Fault> transitionFaults = new ArrayDeque<>();
+    final List<ClaimTransitionResult> answered = new java.util.ArrayList<>();
     int failingReads;
 
     FaultyResults(InMemoryOutboxStore delegate) {
@@ -76,6 +79,12 @@ class ResultSettlingTest {
 
     @Override
     public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
+      if (transitionFaults.peek() == Fault.BATCH_LANDED_ANSWER_LOST) {
+        transitionFaults.poll();
+        List<WriteStamp> stamps = super.tryTransitionAll(transitions).stream()
+            .map(result -> result.entry().lastWriteStamp().orElseThrow()).toList();
+        throw TransitionOutcomeUnknownException.ofBatch(transitions, stamps, new OutboxStoreException("answer lost"));
+      }
       if (!transitionFaults.isEmpty()) {
         throw new OutboxStoreException("batch refused before anything was written");
       }
@@ -86,12 +95,15 @@ class ResultSettlingTest {
     public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
       Fault fault = transitionFaults.poll();
       if (fault == null) {
-        return super.tryTransition(claim, request);
+        ClaimTransitionResult result = super.tryTransition(claim, request);
+        answered.add(result);
+        return result;
       }
       WriteStamp stamp = switch (fault) {
         case ANSWER_LOST -> super.tryTransition(claim, request).entry().lastWriteStamp().orElseThrow();
         case NOTHING_WRITTEN -> throw new OutboxStoreException("connection refused");
         case UNKNOWN_NOT_LANDED -> WriteStamp.fresh();
+        case BATCH_LANDED_ANSWER_LOST -> throw new IllegalStateException("a batch fault, for tryTransitionAll");
       };
       throw new TransitionOutcomeUnknownException(claim, request.kind(), stamp, new OutboxStoreException("answer lost"));
     }
@@ -134,6 +146,20 @@ class ResultSettlingTest {
     drain.renewLeases();
 
     assertThat(backing.find(entry.id()).orElseThrow().status()).isEqualTo(EntryStatus.DELIVERED);
+    assertThat(drain.stats().resultsSettledLater()).isEqualTo(1);
+    assertThat(drain.stats().inFlight()).isZero();
+    assertThat(deliveries).hasValue(1);
+  }
+
+  @Test
+  @DisplayName("a batch whose answer was lost after it landed is settled by its stamps: the drain's own delivery,"
+      + " never asked again (which would answer TERMINAL)")
+  void landedBatchIsSettledByItsStampsNotAskedAgain() {
+    OutboxDrain drain = drain("drain-1");
+    OutboxEntry entry = deliverWith(drain, Fault.BATCH_LANDED_ANSWER_LOST);
+
+    assertThat(backing.find(entry.id()).orElseThrow().status()).isEqualTo(EntryStatus.DELIVERED);
+    assertThat(store.answered).as("transitions asked again after the lost answer").isEmpty();
     assertThat(drain.stats().resultsSettledLater()).isEqualTo(1);
     assertThat(drain.stats().inFlight()).isZero();
     assertThat(deliveries).hasValue(1);

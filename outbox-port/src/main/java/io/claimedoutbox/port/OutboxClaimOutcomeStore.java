@@ -5,12 +5,16 @@ import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.DeadLetter;
 import io.claimedoutbox.domain.DeliveryReceipt;
+import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.LeaseRenewal;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.RetryableFailure;
 import io.claimedoutbox.domain.TransitionRequest;
+import io.claimedoutbox.domain.WriteStamp;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -65,8 +69,22 @@ public interface OutboxClaimOutcomeStore extends OutboxClaimStore {
   default List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
     List<ClaimTransition> batch = StoreArguments.checkTransitionAll(transitions);
     List<ClaimTransitionResult> results = new ArrayList<>(batch.size());
+    Map<EntryId, WriteStamp> applied = new HashMap<>();
     for (ClaimTransition transition : batch) {
-      results.add(tryTransition(transition.claim(), transition.request()));
+      ClaimTransitionResult result;
+      try {
+        result = tryTransition(transition.claim(), transition.request());
+      } catch (OutboxStoreException failure) {
+        // the elements before were written: say with which stamps, so none of them is asked again
+        if (applied.isEmpty()) {
+          throw failure;
+        }
+        throw TransitionOutcomeUnknownException.ofPartialBatch(batch, applied, failure);
+      }
+      if (result.isApplied()) {
+        result.entry().lastWriteStamp().ifPresent(stamp -> applied.put(transition.entryId(), stamp));
+      }
+      results.add(result);
     }
     return results;
   }

@@ -5,13 +5,18 @@ import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimFence;
 import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
+import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.OutboxStoreException;
+import io.claimedoutbox.port.TransitionOutcomeUnknownException;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -66,13 +71,17 @@ final class SqlTransitions {
       return resolveAll(batch, written, failure);
     }
     List<ClaimTransitionResult> results = new ArrayList<>(batch.size());
-    for (int i = 0; i < batch.size(); i++) {
-      results.add(switch (outcomes[i]) {
-        case RowWriter.WRITTEN -> ClaimTransitionResult.applied(written.get(i));
-        case RowWriter.NOT_MATCHED -> applyLocked(batch.get(i), written.get(i).lastWriteStamp().orElseThrow());
-        default -> resolve(batch.get(i), written.get(i), new IllegalStateException(
-            "the database did not say whether the row was written"));
-      });
+    try {
+      for (int i = 0; i < batch.size(); i++) {
+        results.add(switch (outcomes[i]) {
+          case RowWriter.WRITTEN -> ClaimTransitionResult.applied(written.get(i));
+          case RowWriter.NOT_MATCHED -> applyLocked(batch.get(i), written.get(i).lastWriteStamp().orElseThrow());
+          default -> resolve(batch.get(i), written.get(i), new IllegalStateException(
+              "the database did not say whether the row was written"));
+        });
+      }
+    } catch (OutboxStoreException failure) {
+      throw ofWholeBatch(batch, written, failure);
     }
     return results;
   }
@@ -81,10 +90,31 @@ final class SqlTransitions {
   private List<ClaimTransitionResult> resolveAll(List<ClaimTransition> batch, List<OutboxEntry> written,
       Exception failure) {
     List<ClaimTransitionResult> results = new ArrayList<>(batch.size());
-    for (int i = 0; i < batch.size(); i++) {
-      results.add(resolve(batch.get(i), written.get(i), failure));
+    try {
+      for (int i = 0; i < batch.size(); i++) {
+        results.add(resolve(batch.get(i), written.get(i), failure));
+      }
+    } catch (OutboxStoreException unresolved) {
+      throw ofWholeBatch(batch, written, unresolved);
     }
     return results;
+  }
+
+  /**
+   * One element of a batch could not be decided: the call fails, and says with which stamp each
+   * element's write was sent, so the caller settles every element by reading it (the elements
+   * decided before would otherwise be asked again and answer {@code TERMINAL} for their own write).
+   */
+  private static OutboxStoreException ofWholeBatch(List<ClaimTransition> batch, List<OutboxEntry> written,
+      OutboxStoreException failure) {
+    if (batch.size() == 1) {
+      return failure;
+    }
+    Map<EntryId, WriteStamp> sent = new LinkedHashMap<>();
+    for (int i = 0; i < batch.size(); i++) {
+      sent.put(batch.get(i).entryId(), written.get(i).lastWriteStamp().orElseThrow());
+    }
+    return TransitionOutcomeUnknownException.ofPartialBatch(batch, sent, failure);
   }
 
   private ClaimTransitionResult resolve(ClaimTransition transition, OutboxEntry written, Exception failure) {

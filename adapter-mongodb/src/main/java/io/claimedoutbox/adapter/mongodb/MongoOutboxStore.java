@@ -8,10 +8,12 @@ import static com.mongodb.client.model.Filters.gt;
 import static com.mongodb.client.model.Filters.lte;
 import static com.mongodb.client.model.Filters.or;
 
+import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
 import com.mongodb.MongoSocketReadException;
 import com.mongodb.MongoSocketWriteException;
+import com.mongodb.MongoWriteConcernException;
 import com.mongodb.ReadPreference;
 import com.mongodb.WriteConcern;
 import com.mongodb.bulk.BulkWriteResult;
@@ -54,6 +56,7 @@ import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.StoreTimeClock;
+import io.claimedoutbox.port.TransitionOutcomeUnknownException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -379,7 +382,8 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     try {
       stored = collection.findOneAndUpdate(heldBy(claim), EntryDocuments.changeUpdate(claim.snapshot(), written),
           new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER));
-    } catch (MongoSocketReadException | MongoSocketWriteException answerLost) {
+    } catch (MongoSocketReadException | MongoSocketWriteException | MongoWriteConcernException answerLost) {
+      // sent, and perhaps applied: a lost answer, or applied on the primary without the write concern's acknowledgement
       return LostAcknowledgement.resolve(claim, request.kind(), written.lastWriteStamp().orElseThrow(),
           claim.snapshot().revision(), true, () -> find(claim.entryId()),
           new OutboxStoreException("outbox store failed: " + what + ": " + answerLost.getMessage(), answerLost));
@@ -417,12 +421,39 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
       updates.add(new UpdateOneModel<>(and(heldBy(transition.claim()), eq(EntryDocuments.REVISION, snapshot.revision())),
           EntryDocuments.changeUpdate(snapshot, next)));
     }
-    BulkWriteResult result = run(batch.get(0).kind() + " of " + batch.size() + " entries",
-        () -> collection.bulkWrite(updates, new BulkWriteOptions().ordered(false)));
+    String what = batch.get(0).kind() + " of " + batch.size() + " entries";
+    BulkWriteResult result;
+    try {
+      result = collection.bulkWrite(updates, new BulkWriteOptions().ordered(false));
+    } catch (MongoSocketReadException | MongoSocketWriteException | MongoBulkWriteException answerLost) {
+      // sent, and perhaps applied, wholly or in part: each element's fate is read back by its stamp
+      return decideEach(batch, written, new OutboxStoreException(
+          "outbox store failed: " + what + ": " + answerLost.getMessage(), answerLost));
+    } catch (MongoException failure) {
+      throw new OutboxStoreException("outbox store failed: " + what + ": " + failure.getMessage(), failure);
+    }
     if (result.getMatchedCount() == batch.size()) {
       return written.stream().map(ClaimTransitionResult::applied).toList();
     }
-    return decideEach(batch, written);
+    return decideEach(batch, written, null);
+  }
+
+  /**
+   * Decides each element from the batch's documents read again: one carrying the element's stamp
+   * was written by this call; each other element is asked again as a single call. When that fails,
+   * the call says with which stamp every element's write was sent, so none is asked again blindly.
+   */
+  private List<ClaimTransitionResult> decideEach(List<ClaimTransition> batch, List<OutboxEntry> written,
+      OutboxStoreException lostAnswer) {
+    try {
+      return decideEach(batch, written);
+    } catch (OutboxStoreException undecided) {
+      if (lostAnswer != null) {
+        undecided.addSuppressed(lostAnswer);
+      }
+      throw TransitionOutcomeUnknownException.ofBatch(batch,
+          written.stream().map(entry -> entry.lastWriteStamp().orElseThrow()).toList(), undecided);
+    }
   }
 
   private List<ClaimTransitionResult> decideEach(List<ClaimTransition> batch, List<OutboxEntry> written) {

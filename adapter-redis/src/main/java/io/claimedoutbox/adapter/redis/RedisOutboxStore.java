@@ -24,6 +24,7 @@ import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.StoreTimeClock;
+import io.claimedoutbox.port.TransitionOutcomeUnknownException;
 import io.claimedoutbox.port.UndecodableEntryException;
 import io.claimedoutbox.port.spi.EntryFields;
 import java.net.ConnectException;
@@ -36,6 +37,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -308,9 +310,18 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   @Override
   public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
     List<ClaimTransition> batch = StoreArguments.checkTransitionAll(transitions);
-    return transitionByShard(batch, batch.stream().map(transition -> WriteStamp.fresh()).toList());
+    List<WriteStamp> stamps = batch.stream().map(transition -> WriteStamp.fresh()).toList();
+    if (batch.size() == 1) {
+      return List.of(tryTransition(batch.get(0).claim(), batch.get(0).request(), stamps.get(0)));
+    }
+    return transitionByShard(batch, stamps);
   }
 
+  /**
+   * The batch's script calls, one per shard. When one fails, the shards before it were written and
+   * the failed one may have been: the call then says which writes were sent with which stamps
+   * ({@link TransitionOutcomeUnknownException#sentWriteStamp}), unless none was.
+   */
   private List<ClaimTransitionResult> transitionByShard(List<ClaimTransition> batch, List<WriteStamp> stamps) {
     ClaimTransitionResult[] results = new ClaimTransitionResult[batch.size()];
     Map<Integer, List<Integer>> byShard = new TreeMap<>();
@@ -323,16 +334,31 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
       }
     }
     Instant now = Instants.stored(clock.instant());
-    byShard.forEach((shard, indexes) -> {
+    Map<EntryId, WriteStamp> sent = new LinkedHashMap<>();
+    for (Map.Entry<Integer, List<Integer>> shard : byShard.entrySet()) {
+      List<Integer> indexes = shard.getValue();
       List<ClaimTransition> group = indexes.stream().map(batch::get).toList();
-      ScriptCall transition = TransitionScript.call(keys, shard, now, group, indexes.stream().map(stamps::get).toList());
+      ScriptCall transition = TransitionScript.call(keys, shard.getKey(), now, group,
+          indexes.stream().map(stamps::get).toList());
       String what = describe(group);
-      List<ClaimTransitionResult> groupResults = TransitionScript.results(runSafely(what, () -> transition.run(redis)),
-          group, what);
+      Object reply;
+      try {
+        reply = runSafely(what, () -> transition.run(redis));
+      } catch (OutboxStoreException failure) {
+        if (failure.getCause() instanceof JedisConnectionException && !neverSent(failure)) {
+          indexes.forEach(i -> sent.put(batch.get(i).entryId(), stamps.get(i)));
+        }
+        if (sent.isEmpty() || batch.size() == 1) {
+          throw failure;
+        }
+        throw TransitionOutcomeUnknownException.ofPartialBatch(batch, sent, failure);
+      }
+      List<ClaimTransitionResult> groupResults = TransitionScript.results(reply, group, what);
       for (int j = 0; j < indexes.size(); j++) {
         results[indexes.get(j)] = groupResults.get(j);
+        sent.put(group.get(j).entryId(), stamps.get(indexes.get(j)));
       }
-    });
+    }
     return List.of(results);
   }
 

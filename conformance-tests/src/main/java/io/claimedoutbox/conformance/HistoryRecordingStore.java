@@ -67,8 +67,8 @@ public final class HistoryRecordingStore extends ForwardingOutboxStore {
   }
 
   @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
-    List<Claim> claims = delegate().claimDue(worker, maxEntries, lease);
+  public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
+    List<Claim> claims = delegate().claimDue(worker, maxEntries, maxPayloadBytes, lease);
     history.recordClaims(claims);
     return claims;
   }

@@ -48,6 +48,10 @@ public enum Rule {
   C12(Level.OPTIONAL, "On store time, a worker whose own clock runs an hour ahead cannot take a lease another"
       + " worker holds live, while the same worker on its own clock would",
       "that the store-time option replaces the injected clock everywhere: claims, leases and update times"),
+  C13(Level.REQUIRED, "A claim with a payload limit takes due entries in due order while their payloads fit the"
+      + " limit, the first due entry whatever its size; a limit that is not positive is rejected naming it",
+      "that the claim sums payload sizes in due order before it reads the payloads (SQL: a running sum over the"
+          + " rows the due query read; Redis: HSTRLEN in the peek script) and stops at the first entry that does not fit"),
   O1(Level.REQUIRED, "Entries of one ordering key are claimed one at a time, in append order: while the first"
       + " is pending or claimed no later one of its key is handed out; other keys and unkeyed entries are not held back",
       "that the due query passes over an entry while an earlier entry of its key is not yet delivered or"

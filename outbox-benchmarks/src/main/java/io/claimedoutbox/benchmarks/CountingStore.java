@@ -28,10 +28,10 @@ final class CountingStore extends ForwardingOutboxStore {
   }
 
   @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
+  public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
     long started = System.nanoTime();
     try {
-      return super.claimDue(worker, maxEntries, lease);
+      return super.claimDue(worker, maxEntries, maxPayloadBytes, lease);
     } finally {
       claimCalls.increment();
       claimNanos.add(System.nanoTime() - started);

@@ -141,6 +141,11 @@ public final class OutboxMessage {
     return payload.clone();
   }
 
+  /** @return the payload's length in bytes, without copying it */
+  public int payloadSize() {
+    return payload.length;
+  }
+
   /** @return the headers, unmodifiable, in insertion order */
   public Map<String, String> headers() {
     return headers;

@@ -1,6 +1,7 @@
 package io.claimedoutbox.drain;
 
 import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.StoreCapability;
 import java.time.Duration;
@@ -43,12 +44,14 @@ final class ClaimPoller {
   private final AtomicBoolean keyReleased = new AtomicBoolean();
   private final boolean claimsByKey;
   private final CallGate claims = new CallGate();
+  private final DrainFailures failures;
   private volatile boolean stopping;
   private Duration idle;
 
   ClaimPoller(OutboxClaimOutcomeStore store, DrainSettings settings, HandlerPool pool,
-      ScheduledExecutorService scheduler) {
+      ScheduledExecutorService scheduler, DrainFailures failures) {
     this.store = store;
+    this.failures = failures;
     this.settings = settings;
     this.pool = pool;
     this.scheduler = scheduler;
@@ -66,13 +69,25 @@ final class ClaimPoller {
 
   private Poll poll() {
     int asked = Math.min(settings.batchSize(), pool.room());
-    if (stopping || asked <= 0) {
+    long payloadRoom = pool.isEmpty() ? Math.max(1, pool.payloadRoom()) : pool.payloadRoom();
+    if (stopping || asked <= 0 || payloadRoom <= 0) {
       return new Poll(asked, 0);
     }
     // dispatched inside the gate: a stop waiting for this claim also waits until the pool holds its claims
-    List<Claim> claimed = claims.run(() -> dispatch(store.claimDue(settings.worker(), asked, settings.lease())),
-        List::of);
-    return new Poll(asked, claimed.size());
+    List<Claim> claimed = claims.run(() -> dispatch(store.claimDue(settings.worker(), asked, payloadRoom,
+        settings.lease())), List::of);
+    failures.claimSucceeded();
+    // a claim cut short by the payload budget is not a sign of an empty outbox: no idle wait after it
+    return new Poll(payloadLimited(claimed, payloadRoom) ? claimed.size() : asked, claimed.size());
+  }
+
+  /** Whether the claim stopped at the payload budget rather than at the due entries' end. */
+  private static boolean payloadLimited(List<Claim> claimed, long payloadRoom) {
+    long bytes = 0;
+    for (Claim claim : claimed) {
+      bytes += claim.snapshot().message().payloadSize();
+    }
+    return !claimed.isEmpty() && bytes + OutboxMessage.MAX_PAYLOAD_BYTES > payloadRoom;
   }
 
   /** One turn of the loop on the scheduler: poll, then schedule the next turn or park. */
@@ -92,8 +107,8 @@ final class ClaimPoller {
     try {
       Poll poll = poll();
       delayMillis = waitAfter(poll.asked(), poll.claimed()).toMillis();
-    } catch (RuntimeException failure) {
-      LOG.warn("Outbox drain {} could not claim entries; backing off", settings.worker(), failure);
+    } catch (RuntimeException | Error failure) {
+      failures.failed(DrainFailures.Part.CLAIM, failure);
       delayMillis = waitAfter(1, 0).toMillis();
     }
     if (delayMillis == 0) {
@@ -106,7 +121,8 @@ final class ClaimPoller {
   /** Room is worth a poll once a whole batch fits, or at once when no claim is waiting. */
   private boolean mustWaitForRoom() {
     int room = pool.room();
-    return room <= 0 || (room < settings.batchSize() && pool.hasWaiting());
+    return room <= 0 || (pool.payloadRoom() <= 0 && !pool.isEmpty())
+        || (room < settings.batchSize() && pool.hasWaiting());
   }
 
   /**
@@ -142,9 +158,8 @@ final class ClaimPoller {
     if (!stopping && pool.room() > 0) {
       try {
         next = claims.run(() -> dispatch(store.claimNextOfKey(settings.worker(), key, settings.lease())), List::of);
-      } catch (RuntimeException failure) {
-        LOG.debug("Outbox drain {} could not claim the next entry of {}; the poller will", settings.worker(), key,
-            failure);
+      } catch (RuntimeException | Error failure) {
+        failures.failed(DrainFailures.Part.CLAIM, failure);
       }
     }
     if (next.isEmpty()) {

@@ -11,6 +11,7 @@ record DrainSettings(
     int batchSize,
     int concurrency,
     int bufferSize,
+    long maxHeldPayloadBytes,
     Duration claimAhead,
     int resultBatchSize,
     Duration lease,

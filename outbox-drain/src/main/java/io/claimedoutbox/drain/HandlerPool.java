@@ -8,6 +8,7 @@ import io.claimedoutbox.domain.RetryableFailure;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import java.time.Duration;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -53,17 +54,20 @@ final class HandlerPool {
   private final AtomicLong lost = new AtomicLong();
   private final AtomicLong abandoned = new AtomicLong();
   private final AtomicLong released = new AtomicLong();
+  private final AtomicLong heldPayloadBytes = new AtomicLong();
+  private final DrainFailures failures;
 
   private volatile boolean stopping;
   private volatile boolean forcedStop;
 
   HandlerPool(DrainSettings settings, OutboxClaimOutcomeStore store, OutboxMessageHandler handler,
-      Executor executor, Consumer<InFlightEntry> onRelease) {
+      Executor executor, Consumer<InFlightEntry> onRelease, DrainFailures failures) {
     this.settings = settings;
+    this.failures = failures;
     this.handler = handler;
     this.executor = executor;
     this.leaseKeeper = new LeaseKeeper(store, settings);
-    this.recorder = new ResultRecorder(store, settings.worker(), settings.resultBatchSize(), this::release);
+    this.recorder = new ResultRecorder(store, settings.worker(), settings.resultBatchSize(), this::release, failures);
     this.onRelease = onRelease;
     this.claimAhead = new ClaimAhead(settings);
   }
@@ -71,6 +75,14 @@ final class HandlerPool {
   /** @return how many more claims the drain may take now: {@link ClaimAhead} sizes the buffer */
   int room() {
     return settings.concurrency() + claimAhead.bufferNow(finishedHandlers.get()) - inFlight.size();
+  }
+
+  /**
+   * @return how many more payload bytes the drain may claim now: the budget less what it holds
+   *     (negative once one claim went over it by its first entry)
+   */
+  long payloadRoom() {
+    return settings.maxHeldPayloadBytes() - heldPayloadBytes.get();
   }
 
   /** @return whether no claim is held: none running, none waiting, none being recorded */
@@ -92,6 +104,7 @@ final class HandlerPool {
   void dispatch(Claim claim) {
     InFlightEntry entry = new InFlightEntry(claim);
     inFlight.put(claim.entryId(), entry);
+    heldPayloadBytes.addAndGet(claim.snapshot().message().payloadSize());
     claimed.incrementAndGet();
     waiting.incrementAndGet();
     try {
@@ -123,6 +136,11 @@ final class HandlerPool {
       handler.handle(entry.message);
     } catch (Exception thrown) {
       failure = thrown;
+    } catch (Error error) {
+      // an Error (out of memory, an assertion) fails this entry like any handler failure; the
+      // handler thread and the drain carry on
+      failures.failed(DrainFailures.Part.HANDLER, error);
+      failure = error;
     } finally {
       entry.finish();
       finishedHandlers.incrementAndGet();
@@ -177,7 +195,9 @@ final class HandlerPool {
   }
 
   private void release(InFlightEntry entry) {
-    inFlight.remove(entry.claim().entryId());
+    if (inFlight.remove(entry.claim().entryId()) != null) {
+      heldPayloadBytes.addAndGet(-entry.claim().snapshot().message().payloadSize());
+    }
     synchronized (emptied) {
       emptied.notifyAll();
     }
@@ -216,6 +236,9 @@ final class HandlerPool {
 
   DrainStats stats() {
     return new DrainStats(claimed.get(), succeeded.get(), failed.get(), lost.get(), abandoned.get(),
-        released.get(), recorder.settledLater(), inFlight.size());
+        released.get(), recorder.settledLater(), inFlight.size(), heldPayloadBytes.get(), failures.claimFailures(),
+        failures.claimFailuresInARow(), failures.renewalFailures(), failures.errors(),
+        failures.last().map(last -> last.part().name().toLowerCase(Locale.ROOT) + " at " + last.at() + ": "
+            + last.description()));
   }
 }

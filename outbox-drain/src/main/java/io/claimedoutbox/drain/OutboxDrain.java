@@ -1,6 +1,7 @@
 package io.claimedoutbox.drain;
 
 import io.claimedoutbox.domain.Arguments;
+import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.StoreArguments;
@@ -56,6 +57,9 @@ public final class OutboxDrain implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OutboxDrain.class);
   private static final AtomicInteger DRAIN_NUMBER = new AtomicInteger();
 
+  /** The default of {@link Builder#maxHeldPayloadBytes}: 32 MiB. */
+  public static final long DEFAULT_MAX_HELD_PAYLOAD_BYTES = 32L << 20;
+
   private final DrainSettings settings;
   private final ExecutorService handlers;
   private final ScheduledExecutorService scheduler;
@@ -63,6 +67,7 @@ public final class OutboxDrain implements AutoCloseable {
   private final HandlerPool pool;
   private final ClaimPoller poller;
   private final CallGate renewals = new CallGate();
+  private final DrainFailures failures;
 
   private boolean started;
   private boolean stopped;
@@ -77,8 +82,9 @@ public final class OutboxDrain implements AutoCloseable {
     this.scheduler = b.scheduler != null ? b.scheduler : Executors.newSingleThreadScheduledExecutor(
         runnable -> daemon(runnable, "outbox-drain-" + number + "-scheduler"));
     ClaimPoller[] wakeUp = new ClaimPoller[1];
-    this.pool = new HandlerPool(settings, b.store, b.handler, handlers, entry -> wakeUp[0].released(entry));
-    this.poller = new ClaimPoller(b.store, settings, pool, scheduler);
+    this.failures = new DrainFailures(settings.worker().value(), settings.clock());
+    this.pool = new HandlerPool(settings, b.store, b.handler, handlers, entry -> wakeUp[0].released(entry), failures);
+    this.poller = new ClaimPoller(b.store, settings, pool, scheduler, failures);
     wakeUp[0] = poller;
   }
 
@@ -124,8 +130,9 @@ public final class OutboxDrain implements AutoCloseable {
   private void renewQuietly() {
     try {
       renewals.run(this::renewLeases, () -> 0);
-    } catch (RuntimeException failure) {
-      LOG.warn("Outbox drain {} could not renew leases", settings.worker(), failure);
+    } catch (RuntimeException | Error failure) {
+      // a scheduled task that throws is never run again: every failure, an Error too, ends here
+      failures.failed(DrainFailures.Part.RENEWAL, failure);
     }
   }
 
@@ -209,6 +216,7 @@ public final class OutboxDrain implements AutoCloseable {
     private WorkerId worker;
     private int batchSize = 500;
     private int bufferSize = 1000;
+    private long maxHeldPayloadBytes = DEFAULT_MAX_HELD_PAYLOAD_BYTES;
     private Duration claimAhead = Duration.ofSeconds(1);
     private int resultBatchSize = 500;
     private Duration lease = Duration.ofSeconds(30);
@@ -261,6 +269,24 @@ public final class OutboxDrain implements AutoCloseable {
         throw new IllegalArgumentException("bufferSize must not be negative, was " + value);
       }
       this.bufferSize = value;
+      return this;
+    }
+
+    /**
+     * @param value the most payload bytes the drain holds at once, over its claims waiting, running
+     *     and being recorded (default {@value OutboxDrain#DEFAULT_MAX_HELD_PAYLOAD_BYTES}, 32 MiB):
+     *     claims ask the store for no more than what is left, so memory stays bounded whatever the
+     *     payload sizes. One claim may go over by its first entry (at most
+     *     {@link OutboxMessage#MAX_PAYLOAD_BYTES}), so an entry larger than
+     *     what is left still moves once the drain holds nothing else
+     * @return this builder
+     */
+    public Builder maxHeldPayloadBytes(long value) {
+      if (value < OutboxMessage.MAX_PAYLOAD_BYTES) {
+        throw new IllegalArgumentException("maxHeldPayloadBytes must be at least "
+            + OutboxMessage.MAX_PAYLOAD_BYTES + " (one largest payload), was " + value);
+      }
+      this.maxHeldPayloadBytes = value;
       return this;
     }
 
@@ -385,7 +411,8 @@ public final class OutboxDrain implements AutoCloseable {
       if (renewWhenRemaining != null && renewWhenRemaining.compareTo(lease) >= 0) {
         throw new IllegalArgumentException("renewWhenRemaining must be shorter than the lease");
       }
-      return new OutboxDrain(this, new DrainSettings(worker, batchSize, concurrency, bufferSize, claimAhead,
+      return new OutboxDrain(this, new DrainSettings(worker, batchSize, concurrency, bufferSize, maxHeldPayloadBytes,
+          claimAhead,
           resultBatchSize, lease, minIdle, maxIdle,
           renewalInterval != null ? renewalInterval : lease.dividedBy(3),
           renewWhenRemaining != null ? renewWhenRemaining : lease.dividedBy(2),

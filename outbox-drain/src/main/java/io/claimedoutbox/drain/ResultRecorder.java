@@ -58,9 +58,12 @@ final class ResultRecorder {
   private final AtomicBoolean writing = new AtomicBoolean();
   private final AtomicBoolean settling = new AtomicBoolean();
   private final AtomicLong settledLater = new AtomicLong();
+  private final DrainFailures failures;
 
-  ResultRecorder(OutboxClaimOutcomeStore store, WorkerId worker, int maxGroup, Consumer<InFlightEntry> recorded) {
+  ResultRecorder(OutboxClaimOutcomeStore store, WorkerId worker, int maxGroup, Consumer<InFlightEntry> recorded,
+      DrainFailures failures) {
     this.store = store;
+    this.failures = failures;
     this.worker = worker;
     this.maxGroup = maxGroup;
     this.recorded = recorded;
@@ -125,6 +128,9 @@ final class ResultRecorder {
       LOG.debug("Outbox drain {} could not record {} results in one call; recording them one by one",
           worker, group.size(), groupFailure);
       group.forEach(result -> writeAlone(result, null, result.entry().claim()));
+    } catch (Error error) {
+      failures.failed(DrainFailures.Part.RECORDING, error);
+      group.forEach(result -> unsettled.add(new Unsettled(result, null)));
     }
   }
 
@@ -150,6 +156,9 @@ final class ResultRecorder {
           + " another attempt will follow", worker, result.entry().claim().entryId(), bug);
       recorded.accept(result.entry());
       return true;
+    } catch (Error error) {
+      failures.failed(DrainFailures.Part.RECORDING, error);
+      unsettled.add(new Unsettled(result, earlierStamp));
     }
     return false;
   }

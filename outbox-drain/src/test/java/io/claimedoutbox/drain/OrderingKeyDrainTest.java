@@ -50,9 +50,9 @@ class OrderingKeyDrainTest {
     }
 
     @Override
-    public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
+    public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
       dueQueries.incrementAndGet();
-      return super.claimDue(worker, maxEntries, lease);
+      return super.claimDue(worker, maxEntries, maxPayloadBytes, lease);
     }
 
     @Override

@@ -77,7 +77,7 @@ class OutboxDrainTest {
 
     entries.forEach(entry -> assertThat(stored(entry).status()).isEqualTo(EntryStatus.DELIVERED));
     assertThat(generationsSeen).containsExactly(1L, 1L, 1L);
-    assertThat(drain.stats()).isEqualTo(new DrainStats(3, 3, 0, 0, 0, 0, 0, 0));
+    assertThat(drain.stats()).isEqualTo(new DrainStats(3, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, java.util.Optional.empty()));
   }
 
   @Test

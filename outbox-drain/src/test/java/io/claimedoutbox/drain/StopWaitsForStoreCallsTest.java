@@ -48,9 +48,9 @@ class StopWaitsForStoreCallsTest {
     }
 
     @Override
-    public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
+    public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
       return counted(() -> {
-        List<Claim> claims = super.claimDue(worker, maxEntries, lease);
+        List<Claim> claims = super.claimDue(worker, maxEntries, maxPayloadBytes, lease);
         claimEntered.countDown();
         try {
           claimMayReturn.await();

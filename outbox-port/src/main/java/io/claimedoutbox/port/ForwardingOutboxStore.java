@@ -53,8 +53,8 @@ public abstract class ForwardingOutboxStore implements OutboxClaimOutcomeStore {
   }
 
   @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
-    return delegate.claimDue(worker, maxEntries, lease);
+  public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
+    return delegate.claimDue(worker, maxEntries, maxPayloadBytes, lease);
   }
 
   @Override

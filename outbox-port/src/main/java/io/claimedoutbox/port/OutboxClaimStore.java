@@ -36,7 +36,26 @@ public interface OutboxClaimStore extends OutboxStore {
    *     {@link io.claimedoutbox.domain.Instants#MAX_LEASE}
    * @return the claims, oldest due first; empty when nothing is due
    */
-  List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease);
+  default List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
+    return claimDue(worker, maxEntries, StoreArguments.NO_PAYLOAD_LIMIT, lease);
+  }
+
+  /**
+   * {@link #claimDue(WorkerId, int, Duration)} bounded by payload bytes as well: the claimed
+   * entries' payloads add up to at most {@code maxPayloadBytes}, so a caller that holds what it
+   * claims (a drain's buffer) bounds its memory. The due entries are taken in due order while they
+   * fit; the first due entry is claimed whatever its size, so an entry larger than the limit is
+   * never stuck. The store never reads the payloads of entries it leaves out.
+   *
+   * <p>Implement this method; the three-argument one calls it without a byte limit.
+   *
+   * @param worker who claims
+   * @param maxEntries the most entries to claim; 1 to {@link StoreArguments#MAX_BATCH}
+   * @param maxPayloadBytes the most payload bytes to claim; positive
+   * @param lease how long others must wait before taking an entry over
+   * @return the claims, oldest due first; empty when nothing is due
+   */
+  List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease);
 
   /**
    * Claims the next entry of one ordering key, if it may be claimed now: the key's first unfinished

@@ -25,6 +25,9 @@ public final class StoreArguments {
    */
   public static final int MAX_BATCH = 10_000;
 
+  /** The payload limit of a claim that has none. */
+  public static final long NO_PAYLOAD_LIMIT = Long.MAX_VALUE;
+
   private StoreArguments() {}
 
   /**
@@ -35,10 +38,25 @@ public final class StoreArguments {
    * @param lease the lease length, positive and at most {@link io.claimedoutbox.domain.Instants#MAX_LEASE}
    */
   public static void checkClaimDue(WorkerId worker, int maxEntries, Duration lease) {
+    checkClaimDue(worker, maxEntries, NO_PAYLOAD_LIMIT, lease);
+  }
+
+  /**
+   * Checks the arguments of a claim bounded by payload bytes.
+   *
+   * @param worker who claims
+   * @param maxEntries the batch size
+   * @param maxPayloadBytes the most payload bytes, positive ({@link #NO_PAYLOAD_LIMIT} for none)
+   * @param lease the lease length
+   */
+  public static void checkClaimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
     Arguments.requireNonNull(worker, "worker");
     Arguments.requirePositive(maxEntries, "maxEntries");
     if (maxEntries > MAX_BATCH) {
       throw new IllegalArgumentException("maxEntries must be at most " + MAX_BATCH + ", was " + maxEntries);
+    }
+    if (maxPayloadBytes <= 0) {
+      throw new IllegalArgumentException("maxPayloadBytes must be positive, was " + maxPayloadBytes);
     }
     Arguments.requireLease(lease, "lease");
   }

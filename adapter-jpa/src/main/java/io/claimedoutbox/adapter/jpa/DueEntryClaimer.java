@@ -3,6 +3,8 @@ package io.claimedoutbox.adapter.jpa;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.StoreArguments;
+import io.claimedoutbox.port.spi.PayloadBudget;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -32,9 +34,10 @@ abstract class DueEntryClaimer {
   }
 
   /** @return the entries as claimed and committed, oldest due first */
-  final List<OutboxEntry> claim(WorkerId worker, int maxEntries, Duration lease, Instant now) throws SQLException {
+  final List<OutboxEntry> claim(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease, Instant now)
+      throws SQLException {
     return run(connection -> {
-      List<OutboxEntry> due = dueRows(connection, now, maxEntries);
+      List<OutboxEntry> due = dueRows(connection, now, maxEntries, maxPayloadBytes);
       if (due.isEmpty()) {
         return List.of();
       }
@@ -63,24 +66,38 @@ abstract class DueEntryClaimer {
   /** @return whether a claim written with this outcome is the caller's */
   abstract boolean isClaimed(OutboxEntry claim, int outcome);
 
-  private List<OutboxEntry> dueRows(Connection connection, Instant now, int limit) throws SQLException {
+  /**
+   * The due rows to claim: at most {@code limit}, and only while their payloads fit
+   * {@code maxPayloadBytes} ({@link EntryRows#withinPayloadLimit}: the database sums the sizes, so
+   * the payloads of rows left out are never sent).
+   */
+  private List<OutboxEntry> dueRows(Connection connection, Instant now, int limit, long maxPayloadBytes)
+      throws SQLException {
+    boolean limited = maxPayloadBytes != StoreArguments.NO_PAYLOAD_LIMIT;
     if (locksRows() && !dialect.checksKeysWhileLocking()) {
-      return lockedByIds(connection, now, dueIds(connection, now, limit));
+      return lockedByIds(connection, now, dueIds(connection, now, limit, maxPayloadBytes));
     }
-    try (PreparedStatement select = connection.prepareStatement(EntryRows.dueQuery(dialect, locksRows()))) {
+    String query = EntryRows.dueQuery(dialect, locksRows());
+    try (PreparedStatement select = connection.prepareStatement(limited ? EntryRows.withinPayloadLimit(query) : query)) {
       dialect.setInstant(select, 1, now);
       select.setInt(2, limit);
+      if (limited) {
+        select.setLong(3, maxPayloadBytes);
+      }
       return read(select);
     }
   }
 
-  private List<String> dueIds(Connection connection, Instant now, int limit) throws SQLException {
+  /** The claimable ids with their payload sizes, read without locks; kept while the sizes fit. */
+  private List<String> dueIds(Connection connection, Instant now, int limit, long maxPayloadBytes)
+      throws SQLException {
     try (PreparedStatement select = connection.prepareStatement(EntryRows.dueIdsQuery(dialect))) {
       dialect.setInstant(select, 1, now);
       select.setInt(2, limit);
       List<String> ids = new ArrayList<>();
+      PayloadBudget budget = PayloadBudget.of(maxPayloadBytes);
       try (ResultSet rows = select.executeQuery()) {
-        while (rows.next()) {
+        while (rows.next() && budget.take(rows.getLong(2))) {
           ids.add(rows.getString(1));
         }
       }

@@ -69,10 +69,25 @@ final class EntryRows {
         + " ORDER BY e.due_at, e.id LIMIT ?" + (lockSkippingLocked ? " FOR UPDATE SKIP LOCKED" : "");
   }
 
-  /** The due ids a claim may take, read without locks (the first step where locks and subqueries do not mix). */
+  /**
+   * The due ids a claim may take, with their payload sizes, read without locks (the first step where
+   * locks and subqueries do not mix).
+   */
   static String dueIdsQuery(SqlDialect dialect) {
-    return "SELECT e.id FROM outbox_entry e WHERE e.due_at <= ? AND " + firstOfItsKey(dialect)
+    return "SELECT e.id, OCTET_LENGTH(e.payload) FROM outbox_entry e WHERE e.due_at <= ? AND " + firstOfItsKey(dialect)
         + " ORDER BY e.due_at, e.id LIMIT ?";
+  }
+
+  /**
+   * {@code dueQuery} cut to the rows whose payloads fit a limit, bound as its next parameter: the
+   * database sums the sizes in due order over the rows the inner query read (and locked), and returns
+   * the first row whatever its size and each later one while the sum stays within the limit. Rows
+   * left out stay locked only until the claim commits, and their payloads are never sent.
+   */
+  static String withinPayloadLimit(String dueQuery) {
+    return "SELECT " + COLUMNS + " FROM (SELECT w.*, SUM(OCTET_LENGTH(w.payload)) OVER (ORDER BY w.due_at, w.id)"
+        + " AS payload_taken, ROW_NUMBER() OVER (ORDER BY w.due_at, w.id) AS due_position FROM (" + dueQuery
+        + ") w) s WHERE s.payload_taken <= ? OR s.due_position = 1 ORDER BY s.due_at, s.id";
   }
 
   /** Locks the given rows that are still due, skipping rows another claim holds. */

@@ -189,10 +189,11 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
   }
 
   @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
-    StoreArguments.checkClaimDue(worker, maxEntries, lease);
+  public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
+    StoreArguments.checkClaimDue(worker, maxEntries, maxPayloadBytes, lease);
     try {
-      return claimer.claim(worker, maxEntries, lease, clock.instant()).stream().map(Claim::of).toList();
+      return claimer.claim(worker, maxEntries, maxPayloadBytes, lease, clock.instant()).stream().map(Claim::of)
+          .toList();
     } catch (SQLException | RuntimeException failure) {
       throw JdbcAccess.failure("claim due entries for " + worker, failure);
     }

@@ -20,6 +20,7 @@ import com.mongodb.bulk.BulkWriteResult;
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
+import com.mongodb.client.MongoCursor;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Accumulators;
 import com.mongodb.client.model.Aggregates;
@@ -57,6 +58,7 @@ import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.StoreTimeClock;
 import io.claimedoutbox.port.TransitionOutcomeUnknownException;
+import io.claimedoutbox.port.spi.PayloadBudget;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -277,11 +279,11 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   }
 
   @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
-    StoreArguments.checkClaimDue(worker, maxEntries, lease);
+  public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
+    StoreArguments.checkClaimDue(worker, maxEntries, maxPayloadBytes, lease);
     Instant now = Instants.stored(clock.instant());
     List<Claim> claims = new ArrayList<>();
-    for (OutboxEntry candidate : claimable(worker, now, maxEntries)) {
+    for (OutboxEntry candidate : claimable(worker, now, maxEntries, maxPayloadBytes)) {
       claimOne(candidate, worker, now, lease).ifPresent(claims::add);
     }
     return claims;
@@ -321,27 +323,30 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    * nothing is due, so no backlog of one key hides other entries; each key's first entry is looked
    * up once per claim.
    */
-  private Collection<OutboxEntry> claimable(WorkerId worker, Instant now, int maxEntries) {
+  private Collection<OutboxEntry> claimable(WorkerId worker, Instant now, int maxEntries, long maxPayloadBytes) {
     List<OutboxEntry> claimable = new ArrayList<>();
+    PayloadBudget budget = PayloadBudget.of(maxPayloadBytes);
     Map<String, EntryId> firstOfKey = new HashMap<>();
     Bson due = lte(EntryDocuments.DUE_AT, Date.from(now));
     Bson after = due;
     while (claimable.size() < maxEntries) {
       Bson filter = after;
       List<OutboxEntry> page = new ArrayList<>();
-      run("read due entries for " + worker, () -> collection.find(filter)
-              .sort(Sorts.ascending(EntryDocuments.DUE_AT, EntryDocuments.ID))
-              .limit(maxEntries)
-              .into(new ArrayList<>()))
-          .forEach(document -> page.add(EntryDocuments.toEntry(document)));
+      // the cursor is read only while the page's payloads fit the claim's limit (the server sends at
+      // most 16 MiB a batch), so a page of large entries is never held whole
+      boolean cutByPayload = run("read due entries for " + worker, () -> readPage(filter, maxEntries, maxPayloadBytes,
+          page));
       lookUpFirstOfKeys(page, firstOfKey);
       for (OutboxEntry entry : page) {
         boolean first = entry.message().orderingKey().map(key -> entry.id().equals(firstOfKey.get(key))).orElse(true);
         if (first && claimable.size() < maxEntries) {
+          if (!budget.take(entry.message().payloadSize())) {
+            return claimable;
+          }
           claimable.add(entry);
         }
       }
-      if (page.size() < maxEntries) {
+      if (cutByPayload || page.size() < maxEntries) {
         break;
       }
       OutboxEntry last = page.get(page.size() - 1);
@@ -350,6 +355,23 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
           and(eq(EntryDocuments.DUE_AT, lastDue), gt(EntryDocuments.ID, last.id().value()))));
     }
     return claimable;
+  }
+
+  /** @return whether reading stopped because the page's payloads reached the limit */
+  private boolean readPage(Bson filter, int maxEntries, long maxPayloadBytes, List<OutboxEntry> page) {
+    long bytes = 0;
+    try (MongoCursor<Document> cursor = collection.find(filter)
+        .sort(Sorts.ascending(EntryDocuments.DUE_AT, EntryDocuments.ID)).limit(maxEntries).iterator()) {
+      while (cursor.hasNext()) {
+        OutboxEntry entry = EntryDocuments.toEntry(cursor.next());
+        page.add(entry);
+        bytes += entry.message().payloadSize();
+        if (bytes >= maxPayloadBytes && cursor.hasNext()) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /**

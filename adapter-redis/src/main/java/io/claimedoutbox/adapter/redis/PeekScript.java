@@ -20,9 +20,10 @@ final class PeekScript {
 
   private PeekScript() {}
 
-  static ScriptCall call(RedisKeys keys, int shard, Instant now, int max) {
+  static ScriptCall call(RedisKeys keys, int shard, Instant now, int max, long maxPayloadBytes) {
     return new ScriptCall(SCRIPT, List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard))),
-        List.of(bytes(EntryFields.millis(now)), bytes(Integer.toString(max)), bytes(keys.entryPrefix(shard))));
+        List.of(bytes(EntryFields.millis(now)), bytes(Integer.toString(max)), bytes(keys.entryPrefix(shard)),
+            bytes(Long.toString(maxPayloadBytes))));
   }
 
   /**

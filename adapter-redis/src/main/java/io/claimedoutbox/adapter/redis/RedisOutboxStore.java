@@ -27,6 +27,7 @@ import io.claimedoutbox.port.StoreTimeClock;
 import io.claimedoutbox.port.TransitionOutcomeUnknownException;
 import io.claimedoutbox.port.UndecodableEntryException;
 import io.claimedoutbox.port.spi.EntryFields;
+import io.claimedoutbox.port.spi.PayloadBudget;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
@@ -182,16 +183,23 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   }
 
   @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
-    StoreArguments.checkClaimDue(worker, maxEntries, lease);
+  public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
+    StoreArguments.checkClaimDue(worker, maxEntries, maxPayloadBytes, lease);
     WriteStamp callStamp = WriteStamp.fresh();
     Instant now = Instants.stored(clock.instant());
     List<DueCandidate> oldest = new ArrayList<>();
     for (int shard = 0; shard < keys.shards(); shard++) {
-      oldest.addAll(peek(shard, now, maxEntries));
+      oldest.addAll(peek(shard, now, maxEntries, maxPayloadBytes));
     }
     oldest.sort(Comparator.comparingLong(DueCandidate::due).thenComparing(candidate -> candidate.entry().id()));
-    List<DueCandidate> chosen = oldest.subList(0, Math.min(maxEntries, oldest.size()));
+    List<DueCandidate> chosen = new ArrayList<>();
+    PayloadBudget budget = PayloadBudget.of(maxPayloadBytes);
+    for (DueCandidate candidate : oldest) {
+      if (chosen.size() == maxEntries || !budget.take(candidate.entry().message().payloadSize())) {
+        break;
+      }
+      chosen.add(candidate);
+    }
     Map<Integer, List<DueCandidate>> perShard = new TreeMap<>();
     chosen.forEach(candidate -> perShard.computeIfAbsent(candidate.shard(), s -> new ArrayList<>()).add(candidate));
     List<Claim> claims = new ArrayList<>(chosen.size());
@@ -229,14 +237,14 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   }
 
   /** The oldest due entries of one shard, each decoded: a damaged one throws before anything is written. */
-  private List<DueCandidate> peek(int shard, Instant now, int maxEntries) {
-    ScriptCall peek = PeekScript.call(keys, shard, now, maxEntries);
+  private List<DueCandidate> peek(int shard, Instant now, int maxEntries, long maxPayloadBytes) {
+    ScriptCall peek = PeekScript.call(keys, shard, now, maxEntries, maxPayloadBytes);
     return PeekScript.candidates(shard, runSafely("peek shard " + shard, () -> peek.run(redis)));
   }
 
   /** Peeks one shard and claims up to {@code count} of it: a claim batch on a single shard. */
   List<Claim> claimShard(int shard, WorkerId worker, int count, Instant now, Duration lease, WriteStamp callStamp) {
-    List<DueCandidate> candidates = peek(shard, now, count);
+    List<DueCandidate> candidates = peek(shard, now, count, StoreArguments.NO_PAYLOAD_LIMIT);
     candidates.sort(Comparator.comparingLong(DueCandidate::due).thenComparing(candidate -> candidate.entry().id()));
     return claimShard(shard, worker, candidates.subList(0, Math.min(count, candidates.size())), now, lease, callStamp);
   }

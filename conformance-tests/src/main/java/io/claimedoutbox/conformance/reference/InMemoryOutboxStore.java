@@ -26,6 +26,7 @@ import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.domain.EntryStatus;
 import java.util.EnumMap;
 import io.claimedoutbox.port.StoreArguments;
+import io.claimedoutbox.port.spi.PayloadBudget;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.TransitionWriteHook;
 import io.claimedoutbox.port.UndecodableEntryException;
@@ -138,11 +139,12 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   }
 
   @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
-    StoreArguments.checkClaimDue(worker, maxEntries, lease);
+  public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
+    StoreArguments.checkClaimDue(worker, maxEntries, maxPayloadBytes, lease);
     Instant now = clock.instant();
     try {
-      return send(() -> claimUnderLock(all -> selectDue(all, now, maxEntries), worker, now, lease));
+      return send(() -> claimUnderLock(all -> withinPayloadLimit(selectDue(all, now, maxEntries), maxPayloadBytes),
+          worker, now, lease));
     } catch (LinkFailure lost) {
       throw new OutboxStoreException("outbox store failed: claim for " + worker
           + " (entries it claimed return to the queue when their leases end)", lost);
@@ -380,6 +382,25 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   protected OutboxEntry written(
       OutboxEntry evaluated, Claim claim, TransitionRequest request, Instant now, WriteStamp stamp) {
     return request.applyTo(evaluated, now, stamp);
+  }
+
+  /**
+   * The leading due entries whose payloads fit the claim's limit ({@link PayloadBudget}).
+   *
+   * @param due the due entries, in due order
+   * @param maxPayloadBytes the claim's limit
+   * @return the ones to claim
+   */
+  protected List<OutboxEntry> withinPayloadLimit(List<OutboxEntry> due, long maxPayloadBytes) {
+    PayloadBudget budget = PayloadBudget.of(maxPayloadBytes);
+    List<OutboxEntry> fitting = new ArrayList<>();
+    for (OutboxEntry entry : due) {
+      if (!budget.take(entry.message().payloadSize())) {
+        break;
+      }
+      fitting.add(entry);
+    }
+    return fitting;
   }
 
   /**

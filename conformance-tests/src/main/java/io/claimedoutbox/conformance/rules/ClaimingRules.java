@@ -15,6 +15,7 @@ import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.LeaseRenewal;
 import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.RetryableFailure;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -255,5 +256,21 @@ public abstract class ClaimingRules extends ConformanceTestBase {
     clock.advance(Duration.ofSeconds(1));
     Claim retry = claimOne(BOB);
     RuleCheck.requireEqual(Rule.C10, "attempt of the retry", 2, retry.attempt());
+  }
+
+  @Test
+  void c13_aPayloadLimitBoundsTheClaimInDueOrderAndTheFirstEntryAlwaysFits() {
+    List<EntryId> appended = new ArrayList<>();
+    for (int size : new int[] {100, 200, 300, 5_000}) {
+      appended.add(store.append(OutboxMessage.of("sized", new byte[size])).id());
+    }
+    RuleCheck.requireEqual(Rule.C13, "claimed with a limit of 350 bytes (payloads of 100, 200, 300, 5,000 bytes)",
+        appended.subList(0, 2), store.claimDue(ALICE, 10, 350, LEASE).stream().map(Claim::entryId).toList());
+    RuleCheck.requireEqual(Rule.C13, "claimed with a limit of 10 bytes (the first due entry, 300 bytes, fits alone)",
+        appended.subList(2, 3), store.claimDue(ALICE, 10, 10, LEASE).stream().map(Claim::entryId).toList());
+    RuleCheck.requireEqual(Rule.C13, "claimed with a limit of 1 byte", appended.subList(3, 4),
+        store.claimDue(ALICE, 10, 1, LEASE).stream().map(Claim::entryId).toList());
+    RuleCheck.requireThrows(Rule.C13, IllegalArgumentException.class, "maxPayloadBytes",
+        () -> store.claimDue(ALICE, 10, 0, LEASE));
   }
 }

@@ -49,8 +49,8 @@ final class SoakLedger extends ForwardingOutboxStore {
   }
 
   @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
-    return watch(() -> super.claimDue(worker, maxEntries, lease));
+  public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
+    return watch(() -> super.claimDue(worker, maxEntries, maxPayloadBytes, lease));
   }
 
   @Override

@@ -80,13 +80,17 @@ public final class StorageBackedOutboxStore implements OutboxClaimOutcomeStore {
   }
 
   @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, Duration lease) {
-    StoreArguments.checkClaimDue(worker, maxEntries, lease);
+  public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
+    StoreArguments.checkClaimDue(worker, maxEntries, maxPayloadBytes, lease);
     Instant now = clock.instant();
     List<Claim> claims = new ArrayList<>();
+    PayloadBudget budget = PayloadBudget.of(maxPayloadBytes);
     for (OutboxEntry candidate : storage.dueCandidates(now, maxEntries)) {
       if (!candidate.isDue(now)) {
         continue;
+      }
+      if (!budget.take(candidate.message().payloadSize())) {
+        break;
       }
       OutboxEntry claimed = candidate.claimedBy(worker, now, lease, WriteStamp.fresh());
       if (storage.compareAndSet(candidate, claimed)) {

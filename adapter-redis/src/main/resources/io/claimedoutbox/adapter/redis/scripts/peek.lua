@@ -5,13 +5,17 @@
 -- unfinished entry. Held-back entries are passed over and reading goes on until enough candidates
 -- are found or the index ends, so no backlog of one key can hide other entries; a key found held
 -- back once costs one HGET per further entry of it.
+-- Each index's candidates are taken while their payloads fit ARGV[4] bytes (its first always does),
+-- measured with HSTRLEN before the hash is read: the reply carries at most the limit per index, and
+-- the oldest entries that fit the limit over both indexes are among them (the caller merges).
 -- KEYS[1]  due index, KEYS[2] in-flight index
--- ARGV[1]  now (epoch millis), ARGV[2] how many, ARGV[3] entry key prefix
+-- ARGV[1]  now (epoch millis), ARGV[2] how many, ARGV[3] entry key prefix, ARGV[4] most payload bytes
 -- Returns {'OK', candidate...}: one {id, due millis, HGETALL...} per candidate, from both indexes
 -- (unsorted between them).
 -- An index member whose hash is gone (deleted meanwhile) is dropped from the index, not returned.
 local tag = (string.gsub(KEYS[1], 'due$', ''))
 local wanted = tonumber(ARGV[2])
+local maxBytes = tonumber(ARGV[4])
 local found = {'OK'}
 -- ordering key to its first unfinished entry, for keys found holding an entry back
 local firstOfKey = {}
@@ -38,11 +42,20 @@ end
 for _, index in ipairs(KEYS) do
   local taken = 0
   local offset = 0
-  while taken < wanted do
+  local bytes = 0
+  local full = false
+  while taken < wanted and not full do
     local due = redis.call('ZRANGE', index, '-inf', ARGV[1], 'BYSCORE', 'LIMIT', offset, wanted, 'WITHSCORES')
     for i = 1, #due, 2 do
       local id = due[i]
-      if taken < wanted and not heldBackByKnownKey(id) then
+      local size = 0
+      if taken < wanted and not full and not heldBackByKnownKey(id) then
+        size = redis.call('HSTRLEN', ARGV[3] .. id, 'payload')
+        if taken > 0 and bytes + size > maxBytes then
+          full = true
+        end
+      end
+      if taken < wanted and not full and not heldBackByKnownKey(id) then
         local hash = redis.call('HGETALL', ARGV[3] .. id)
         local key = orderingKeyOf(hash)
         -- nil when the key has no index (an entry appended before ordering keys were indexed): not held
@@ -58,6 +71,7 @@ for _, index in ipairs(KEYS) do
           end
           found[#found + 1] = candidate
           taken = taken + 1
+          bytes = bytes + size
         end
       end
     end

@@ -17,8 +17,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 
 /**
  * The JPA adapter on the application's own {@code EntityManagerFactory} (Boot's). The outbox's SQL
- * runs on its connections; no entity needs scanning. An append joins the JPA transaction Spring holds
- * for that factory on the calling thread, through the shared {@code EntityManager}.
+ * runs on its connections; no entity needs scanning. An append joins the Spring transaction active on
+ * the calling thread through that transaction's own JDBC connection ({@link SpringTransactionAppend}),
+ * whatever {@code spring.jpa.open-in-view} says.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass({JpaOutboxStore.class, EntityManagerFactory.class, SharedEntityManagerCreator.class})
@@ -37,11 +38,6 @@ class JpaBackendConfiguration {
       builder.storeTime();
     }
     JpaOutboxStore store = builder.build();
-    EntityManager shared = SharedEntityManagerCreator.createSharedEntityManager(factory);
-    ClaimedOutboxStore.TransactionalAppend joined = messages ->
-        TransactionSynchronizationManager.isActualTransactionActive()
-            && TransactionSynchronizationManager.hasResource(factory)
-            ? Optional.of(store.appendWithin(shared, messages)) : Optional.empty();
-    return new OutboxBackend("jpa", store, store, joined);
+    return new OutboxBackend("jpa", store, store, new SpringTransactionAppend(store, dataSource.getIfAvailable()));
   }
 }

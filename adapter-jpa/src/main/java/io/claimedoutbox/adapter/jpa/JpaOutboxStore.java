@@ -148,6 +148,31 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
     }
   }
 
+  /**
+   * Appends on the caller's JDBC connection, inside the transaction open on it (plain JDBC, jOOQ,
+   * MyBatis, or the connection a Spring transaction holds): the entries are written exactly when the
+   * caller commits, and not at all when it rolls back. The connection stays the caller's: neither
+   * committed nor closed here.
+   *
+   * @param connection a connection with auto-commit off, to the outbox's database
+   * @param messages what to append
+   * @return the entries as they will be stored once the caller commits
+   * @throws IllegalStateException if the connection is in auto-commit mode (the append would commit
+   *     on its own, outside the caller's transaction)
+   */
+  public List<OutboxEntry> appendOn(Connection connection, List<OutboxMessage> messages) {
+    Arguments.requireNonNull(connection, "connection");
+    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
+    try {
+      if (connection.getAutoCommit()) {
+        throw new IllegalStateException("appendOn needs a connection in a transaction (auto-commit off)");
+      }
+      return insert(connection, batch);
+    } catch (SQLException failure) {
+      throw JdbcAccess.failure("append", failure);
+    }
+  }
+
   private List<OutboxEntry> insert(Connection connection, List<OutboxMessage> batch) throws SQLException {
     Instant now = clock.instant();
     List<OutboxEntry> entries = new ArrayList<>(batch.size());

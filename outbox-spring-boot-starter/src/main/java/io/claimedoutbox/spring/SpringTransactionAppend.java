@@ -1,0 +1,43 @@
+package io.claimedoutbox.spring;
+
+import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.OutboxMessage;
+import java.sql.Connection;
+import java.util.List;
+import java.util.Optional;
+import javax.sql.DataSource;
+import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Appends inside the Spring transaction active on the calling thread, on the JDBC connection that
+ * transaction holds for the application's {@code DataSource}: the one a {@code JpaTransactionManager}
+ * exposes for its {@code EntityManager}, a {@code DataSourceTransactionManager} opened for
+ * {@code JdbcTemplate} or jOOQ. The connection is asked of {@link DataSourceUtils}, never of an
+ * {@code EntityManager}, so an open-in-view {@code EntityManager} bound to the request (Boot's
+ * default) cannot hide the transaction. Without an active transaction the store appends on its own.
+ */
+final class SpringTransactionAppend implements ClaimedOutboxStore.TransactionalAppend {
+
+  private final JpaOutboxStore store;
+  private final DataSource dataSource;
+
+  SpringTransactionAppend(JpaOutboxStore store, DataSource dataSource) {
+    this.store = store;
+    this.dataSource = dataSource;
+  }
+
+  @Override
+  public Optional<List<OutboxEntry>> appendInCurrentTransaction(List<OutboxMessage> messages) {
+    if (dataSource == null || !TransactionSynchronizationManager.isActualTransactionActive()) {
+      return Optional.empty();
+    }
+    Connection connection = DataSourceUtils.getConnection(dataSource);
+    try {
+      return Optional.of(store.appendOn(connection, messages));
+    } finally {
+      DataSourceUtils.releaseConnection(connection, dataSource);
+    }
+  }
+}

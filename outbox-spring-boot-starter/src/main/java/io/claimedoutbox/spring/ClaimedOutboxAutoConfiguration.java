@@ -16,6 +16,7 @@ import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
 import java.net.InetAddress;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.UUID;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
@@ -110,7 +111,7 @@ public class ClaimedOutboxAutoConfiguration {
   @ConditionalOnBean(OutboxMessageHandler.class)
   @ConditionalOnProperty(name = "claimed-outbox.drain.enabled", matchIfMissing = true)
   public OutboxDrainLifecycle claimedOutboxDrain(ClaimedOutboxStore store, ListableBeanFactory beans,
-      ClaimedOutboxProperties properties, ObjectProvider<OutboxTracing> tracing) {
+      ClaimedOutboxProperties properties, ObjectProvider<OutboxTracing> tracing, ObjectProvider<MeterRegistry> meters) {
     ClaimedOutboxProperties.Drain settings = properties.getDrain();
     OutboxMessageHandler handler = DrainHandler.choose(beans, settings.getHandler());
     OutboxDrain drain = OutboxDrain.builder(store, tracing.getIfAvailable(() -> OutboxTracing.NONE).aroundHandler()
@@ -123,6 +124,7 @@ public class ClaimedOutboxAutoConfiguration {
         .retryPolicy(RetryPolicy.builder().initialBackoff(settings.getInitialBackoff())
             .maxBackoff(settings.getMaxBackoff()).maxAttempts(settings.getMaxAttempts()).build())
         .build();
+    meters.ifAvailable(registry -> DrainMeters.bind(drain, registry));
     return new OutboxDrainLifecycle(drain, settings.getShutdownTimeout());
   }
 
@@ -168,8 +170,9 @@ public class ClaimedOutboxAutoConfiguration {
     @Bean(name = "outboxHealthIndicator")
     @ConditionalOnMissingBean(name = "outboxHealthIndicator")
     OutboxHealthIndicator outboxHealthIndicator(BacklogReader backlog, OutboxBackend backend,
-        ClaimedOutboxProperties properties) {
-      return new OutboxHealthIndicator(backlog, backend.name(), properties.getHealth().getMaxOldestDueAge());
+        ClaimedOutboxProperties properties, ObjectProvider<OutboxDrainLifecycle> drain) {
+      return new OutboxHealthIndicator(backlog, backend.name(), properties.getHealth().getMaxOldestDueAge(),
+          () -> Optional.ofNullable(drain.getIfAvailable()).map(lifecycle -> lifecycle.drain().stats()));
     }
   }
 }

@@ -103,10 +103,13 @@ class StarterOnPostgreSqlTest {
     var report = health.health(true);
     assertThat(report.getStatus()).isEqualTo(Status.UP);
     assertThat(report.getDetails()).containsEntry("backend", "jpa").containsKeys("pending", "delivered",
-        "oldestDueAgeSeconds");
+        "oldestDueAgeSeconds", "drain");
     MeterRegistry meters = context.getBean(MeterRegistry.class);
     assertThat(meters.find(OutboxMetrics.ENTRIES).tag(OutboxMetrics.TAG_STATUS, EntryStatus.PENDING.tagValue()).gauge())
         .isNotNull();
+    assertThat(meters.find(DrainMeters.FAILURES).tag("part", "claim").functionCounter()).as("the drain's failures")
+        .isNotNull();
+    assertThat(meters.find(DrainMeters.HELD_PAYLOAD).gauge()).isNotNull();
   }
 
   @Test

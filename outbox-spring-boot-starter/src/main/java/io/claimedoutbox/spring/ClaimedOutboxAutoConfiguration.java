@@ -94,7 +94,7 @@ public class ClaimedOutboxAutoConfiguration {
 
   private static OutboxBackend chosen(ObjectProvider<OutboxBackend> backend) {
     return backend.getIfAvailable(() -> {
-      throw new IllegalStateException("Claimed Outbox found no backend: add spring-boot-starter-data-jpa with a"
+      throw new OutboxStartupException("Claimed Outbox found no backend: add spring-boot-starter-data-jpa with a"
           + " DataSource (and adapter-jpa), set claimed-outbox.redis.url (with adapter-redis), or provide a MongoClient"
           + " (with adapter-mongodb); or name one with claimed-outbox.backend");
     });

@@ -22,7 +22,7 @@ final class DrainHandler {
     try {
       return beans.getBeanProvider(OutboxMessageHandler.class).getObject();
     } catch (NoUniqueBeanDefinitionException several) {
-      throw new IllegalStateException("Claimed Outbox: the drain needs one OutboxMessageHandler, found "
+      throw new OutboxStartupException("Claimed Outbox: the drain needs one OutboxMessageHandler, found "
           + Arrays.toString(beans.getBeanNamesForType(OutboxMessageHandler.class))
           + ": mark the drain's one @Primary or name it with claimed-outbox.drain.handler", several);
     }

@@ -21,10 +21,10 @@ final class HibernateVersionCheck {
     try {
       hibernate = org.hibernate.Version.getVersionString();
     } catch (NoClassDefFoundError absent) {
-      throw new IllegalStateException("Claimed Outbox's JPA backend needs Hibernate ORM 7 on the classpath", absent);
+      throw new OutboxStartupException("Claimed Outbox's JPA backend needs Hibernate ORM 7 on the classpath", absent);
     }
     check(SpringBootVersion.getVersion(), hibernate).ifPresent(problem -> {
-      throw new IllegalStateException(problem);
+      throw new OutboxStartupException(problem);
     });
   }
 

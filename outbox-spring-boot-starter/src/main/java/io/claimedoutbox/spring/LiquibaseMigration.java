@@ -35,9 +35,9 @@ final class LiquibaseMigration {
                   "io/claimedoutbox/spring/liquibase/" + database.folder() + ".xml")
               .execute());
     } catch (SQLException failure) {
-      throw new IllegalStateException("Claimed Outbox cannot migrate its table: " + failure.getMessage(), failure);
+      throw new OutboxStartupException("Claimed Outbox cannot migrate its table: " + failure.getMessage(), failure);
     } catch (Exception failure) {
-      throw new IllegalStateException("Claimed Outbox's Liquibase migration failed: " + failure.getMessage(), failure);
+      throw new OutboxStartupException("Claimed Outbox's Liquibase migration failed: " + failure.getMessage(), failure);
     }
   }
 }

@@ -64,7 +64,7 @@ final class OutboxJpaSchema {
   private static ClaimedOutboxProperties.Schema.Tool require(boolean present, ClaimedOutboxProperties.Schema.Tool tool,
       String artifact) {
     if (!present) {
-      throw new IllegalStateException("claimed-outbox.schema.tool is " + tool + " but " + artifact
+      throw new OutboxStartupException("claimed-outbox.schema.tool is " + tool + " but " + artifact
           + " is not on the classpath");
     }
     return tool;
@@ -82,9 +82,9 @@ final class OutboxJpaSchema {
       if (product.contains("h2")) {
         return OutboxDatabase.H2;
       }
-      throw new IllegalStateException("Claimed Outbox's JPA backend supports PostgreSQL, MariaDB and H2, not " + product);
+      throw new OutboxStartupException("Claimed Outbox's JPA backend supports PostgreSQL, MariaDB and H2, not " + product);
     } catch (SQLException unreachable) {
-      throw new IllegalStateException("Claimed Outbox cannot check its table: " + unreachable.getMessage(), unreachable);
+      throw new OutboxStartupException("Claimed Outbox cannot check its table: " + unreachable.getMessage(), unreachable);
     }
   }
 
@@ -94,24 +94,24 @@ final class OutboxJpaSchema {
       try {
         statement.executeQuery("SELECT id FROM outbox_entry WHERE 1 = 0").close();
       } catch (SQLException missing) {
-        throw new IllegalStateException("Claimed Outbox: the table outbox_entry does not exist. Add Flyway or Liquibase"
+        throw new OutboxStartupException("Claimed Outbox: the table outbox_entry does not exist. Add Flyway or Liquibase"
             + " (the starter then creates it, history in a table of its own) or run " + scripts + ". (" + missing.getMessage() + ")");
       }
       Set<String> present = indexes(connection.getMetaData());
       List<String> missing = INDEXES.stream().filter(index -> !present.contains(index)).toList();
       if (!missing.isEmpty()) {
-        throw new IllegalStateException("Claimed Outbox: outbox_entry lacks the index(es) " + missing + " (a table"
+        throw new OutboxStartupException("Claimed Outbox: outbox_entry lacks the index(es) " + missing + " (a table"
             + " made by Hibernate's ddl-auto has none of them: claims would scan the whole table). Add Flyway or"
             + " Liquibase, or run "
             + scripts + ".");
       }
       if (database == OutboxDatabase.MARIADB && !comparesExactly(statement)) {
-        throw new IllegalStateException("Claimed Outbox: outbox_entry compares text under a case- and accent-insensitive"
+        throw new OutboxStartupException("Claimed Outbox: outbox_entry compares text under a case- and accent-insensitive"
             + " collation (MariaDB's default), so topics, ordering keys and ids differing in case would be one value."
             + " Run V4__exact_text_comparison.sql (Flyway and Liquibase run it), one of " + scripts + ".");
       }
     } catch (SQLException failure) {
-      throw new IllegalStateException("Claimed Outbox cannot check its table: " + failure.getMessage(), failure);
+      throw new OutboxStartupException("Claimed Outbox cannot check its table: " + failure.getMessage(), failure);
     }
   }
 

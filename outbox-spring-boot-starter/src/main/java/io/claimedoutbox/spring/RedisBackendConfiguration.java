@@ -34,7 +34,7 @@ class RedisBackendConfiguration {
   OwnedJedis claimedOutboxJedis(ClaimedOutboxProperties properties) {
     String url = properties.getRedis().getUrl();
     if (url == null || url.isBlank()) {
-      throw new IllegalStateException("Claimed Outbox on Redis needs claimed-outbox.redis.url (redis://host:port)"
+      throw new OutboxStartupException("Claimed Outbox on Redis needs claimed-outbox.redis.url (redis://host:port)"
           + " or a UnifiedJedis bean");
     }
     return new OwnedJedis(new JedisPooled(URI.create(url)));

@@ -52,6 +52,14 @@ public enum Rule {
       + " limit, the first due entry whatever its size; a limit that is not positive is rejected naming it",
       "that the claim sums payload sizes in due order before it reads the payloads (SQL: a running sum over the"
           + " rows the due query read; Redis: HSTRLEN in the peek script) and stops at the first entry that does not fit"),
+  C14(Level.OPTIONAL, "Store time moves with the server's clock: two claims on store time a second apart take claim"
+      + " times about a second apart, near the server's time, while the worker's own clock jumps an hour",
+      "that the store-time clock counts forward between its reads of the server (StoreTimeClock) and never reads"
+          + " the injected clock (requires FixtureCapability.STORE_TIME)"),
+  C15(Level.OPTIONAL, "On store time, what transitions write comes from the server's clock too: a renewal's lease end"
+      + " and update time, a failure's and a delivery's update time; a retry time is stored as asked",
+      "that the store-time option replaces the injected clock in the transition path as well as in claims"
+          + " (requires FixtureCapability.STORE_TIME)"),
   O1(Level.REQUIRED, "Entries of one ordering key are claimed one at a time, in append order: while the first"
       + " is pending or claimed no later one of its key is handed out; other keys and unkeyed entries are not held back",
       "that the due query passes over an entry while an earlier entry of its key is not yet delivered or"
@@ -88,17 +96,19 @@ public enum Rule {
       "the store's OutboxOperations: counts grouped by the stored status, the age from the due time on the store's"
           + " clock (a store without OutboxOperations reports M1-M5 skipped)"),
   M2(Level.OPTIONAL, "deadLetters lists only dead-lettered entries, in id order, by topic when asked, a page"
-      + " at a time after the last id of the previous page",
+      + " at a time after the last id of the previous page; a walk over the pages ends (bounded: one that does not fails)",
       "the dead-letter query's filter on status and topic, its order by id and the id it starts after"),
   M3(Level.OPTIONAL, "requeue puts a dead letter back, due now, with a raised claim generation: the old holder's"
       + " transition is STALE_CLAIM and writes nothing; a non-dead entry is NOT_DEAD_LETTERED and untouched; a"
       + " missing one MISSING",
       "that the requeue is one conditional write on the dead-lettered status that raises the claim generation"),
   M4(Level.OPTIONAL, "A requeued entry with an ordering key holds its key again: later entries of the key wait"
-      + " until it is finished; requeueAll by topic requeues that topic's dead letters only",
+      + " until it is finished; requeueAll by topic requeues that topic's dead letters only, over several pages with"
+      + " other topics' dead letters sorting before, between and after them",
       "that the requeue puts a keyed entry back in its key's order (an index of unfinished entries per key)"),
   M5(Level.OPTIONAL, "purgeFinished deletes finished entries older than the age, oldest first, at most a batch;"
-      + " never an unfinished, recent or requeued one; purgeAll repeats until a batch comes back short",
+      + " never an unfinished one however old (pending, claimed, failed, long overdue), a recent or a requeued one;"
+      + " countPurgeable counts what it would delete; purgeAll repeats until a batch comes back short",
       "the purge's filter (finished status, last write before now minus the age), its order and its limit"),
   M6(Level.OPTIONAL, "The operations reject bad arguments (null query or id, negative age, batch size 0 or above"
       + " the maximum) naming the argument, before any I/O: nothing is deleted or requeued",
@@ -145,9 +155,11 @@ public enum Rule {
   T13(Level.REQUIRED, "tryTransitionAll rejects a batch with a null element or one entry twice,"
       + " naming the element, before any I/O: nothing of the batch is written",
       "that StoreArguments.checkTransitionAll runs before the first write"),
-  T14(Level.REQUIRED, "The holder's own renewal landing between evaluation and write: CONCURRENCY_LOST with"
-      + " the renewed entry, nothing written over it",
-      "that the compare-and-set is on the revision evaluated, so even the holder's own concurrent write wins"),
+  T14(Level.REQUIRED, "A transition through the claim object of before the holder's own renewal: when the renewal"
+      + " landed first, APPLIED on top of it (next revision, the renewal's fields kept), on every store; when it"
+      + " lands between evaluation and write, CONCURRENCY_LOST with the renewed entry, nothing written over it",
+      "that the write is conditioned on the revision it is computed from (the row read, or the one the atomic"
+          + " step evaluates), never on the claim's snapshot alone, and that it raises that revision"),
   T15(Level.REQUIRED, "The same worker re-claiming the expired entry between evaluation and write:"
       + " CONCURRENCY_LOST with the new claim, never APPLIED under the old token",
       "that the compare-and-set covers the token generation, not only the owner"),
@@ -176,7 +188,8 @@ public enum Rule {
 
   B7(Level.REQUIRED, "Limits are rejected before any I/O, naming the argument: a claim batch over"
       + " StoreArguments.MAX_BATCH, a lease or renewal over Instants.MAX_LEASE, a retry or available time"
-      + " past the storable horizon, a transition batch over MAX_BATCH; the largest allowed values work",
+      + " past the storable horizon, a transition batch over MAX_BATCH (of distinct entries); the largest allowed values"
+      + " work",
       "StoreArguments.checkClaimDue / checkTransitionAll before any I/O, and that the store sizes its work"
           + " by what is due, not by what was asked"),
   B8(Level.REQUIRED, "Text no backend stores faithfully (NUL, unpaired surrogates) is rejected when a"
@@ -190,7 +203,13 @@ public enum Rule {
       "that the claim decodes every candidate before it writes any (a read, then the write checked against"
           + " the revisions read)"),
 
-  H1(Level.REQUIRED, "A randomized concurrent run (8 workers, 1,000 entries, half of them under 40 ordering"
+  B10(Level.REQUIRED, "A transition batch that meets a damaged row fails naming it (UndecodableEntryException, or"
+      + " as the cause); the damaged row is unchanged, and no other element is written silently: each is unchanged,"
+      + " or its write stamp is one the failure reports (TransitionOutcomeUnknownException.sentWriteStamp)",
+      "that the batch decodes before it writes, or writes in one transaction it rolls back, or reports the stamps of"
+          + " the elements it wrote before it met the damaged row"),
+
+  H1(Level.STOCHASTIC, "A randomized concurrent run (8 workers, 1,000 entries, half of them under 40 ordering"
       + " keys, leases expiring mid-work, deletions) keeps a consistent history: one APPLIED terminal write per"
       + " terminal entry, no two live claims, no write counted twice, nothing lost (no key left stuck), no"
       + " entry claimed or delivered before the earlier entry of its key was being finished; atomic stores never"
@@ -217,7 +236,12 @@ public enum Rule {
       + " fails at most once, and every call after it (find, save, claim, append) works at its first try",
       "that a broken connection makes the store drop the pool's other idle connections (or check each before use)"
           + " and repeat a call that is safe to repeat on a fresh connection, instead of handing the broken ones out"
-          + " one by one");
+          + " one by one"),
+  F6(Level.OPTIONAL, "A save held on the wire, whose answer is lost, while the holder's own other write takes the next"
+      + " revision, is never APPLIED unless its own write is stored: the entry carries the other write or this one's"
+      + " stamp, never a guess",
+      "that a lost answer is resolved by the write stamp alone (LostAcknowledgement): a revision one above the base,"
+          + " still held by the claim, is not proof that this write landed");
 
   private final Level level;
   private final String title;
@@ -260,11 +284,16 @@ public enum Rule {
         + System.lineSeparator() + "  If this fails, check " + hint + ".";
   }
 
-  /** Whether a rule binds every store. */
+  /** Whether a rule binds every store, and how much a pass proves. */
   public enum Level {
     /** Every store must pass it. */
     REQUIRED,
     /** Only stores with the capability the rule names; others report it skipped with a reason. */
-    OPTIONAL
+    OPTIONAL,
+    /**
+     * Every store must pass it, but it is a randomized run: a pass is evidence, not proof, and a
+     * failure names the seed that replays its random choices ({@code -Doutbox.conformance.seed}).
+     */
+    STOCHASTIC
   }
 }

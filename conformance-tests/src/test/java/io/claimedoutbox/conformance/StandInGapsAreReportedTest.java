@@ -72,6 +72,11 @@ class StandInGapsAreReportedTest {
     }
 
     @Override
+    public OutboxClaimOutcomeStore openStoreOnStoreTime(FixtureContext context) {
+      return real.openStoreOnStoreTime(context);
+    }
+
+    @Override
     public OutboxClaimOutcomeStore openStoreThrough(FixtureContext context, FaultProxies proxies) {
       return real.openStoreThrough(context, proxies);
     }

@@ -79,7 +79,13 @@ public interface OutboxOperations {
           requeued++;
         }
       }
-      page = page.after(letters.get(letters.size() - 1).id());
+      EntryId last = letters.get(letters.size() - 1).id();
+      if (page.after().filter(after -> last.compareTo(after) <= 0).isPresent()) {
+        // a store whose pages do not move past the id they start after would loop here forever
+        throw new OutboxStoreException("deadLetters returned a page ending at " + last + ", not after "
+            + page.after().get() + ": its paging does not move on");
+      }
+      page = page.after(last);
     }
     return requeued;
   }

@@ -59,7 +59,7 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
 
   private final Clock clock;
   private final TransitionWriteHook writeHook;
-  private final Map<EntryId, StoredRow> rows = new HashMap<>();
+  private Map<EntryId, StoredRow> rows = new HashMap<>();
   private volatile Link link = Optional::empty;
 
   /**
@@ -96,6 +96,16 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   @Override
   public Set<StoreCapability> capabilities() {
     return Set.of(StoreCapability.CLAIM_BY_KEY);
+  }
+
+  /**
+   * Makes this store a second client of {@code other}'s rows, as a second store over one database
+   * would be (with a clock of its own). Call it before the store's first use.
+   *
+   * @param other the store whose rows to share
+   */
+  public void shareRowsOf(InMemoryOutboxStore other) {
+    this.rows = Arguments.requireNonNull(other, "other").rows;
   }
 
   /**

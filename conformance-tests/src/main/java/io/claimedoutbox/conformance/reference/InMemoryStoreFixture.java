@@ -8,8 +8,10 @@ import io.claimedoutbox.conformance.RawEntryState;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.StoreTimeClock;
 import io.claimedoutbox.port.TransitionWriteHook;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
@@ -20,8 +22,22 @@ import java.util.function.BiFunction;
  */
 public final class InMemoryStoreFixture implements OutboxStoreFixture {
 
+  /** Builds a store on store time: the "server's" clock, and the worker's clock it must not use. */
+  @FunctionalInterface
+  public interface StoreTimeFactory {
+    /**
+     * @param storeClock the store's own clock (the reference store reads this JVM's wall clock, as a
+     *     server on this machine would answer)
+     * @param workerClock the worker's clock, which a store on store time ignores
+     * @param writeHook the suite's write hook
+     * @return the store
+     */
+    InMemoryOutboxStore create(Clock storeClock, Clock workerClock, TransitionWriteHook writeHook);
+  }
+
   private final String name;
   private final BiFunction<Clock, TransitionWriteHook, InMemoryOutboxStore> factory;
+  private final StoreTimeFactory storeTimeFactory;
   private InMemoryOutboxStore current;
 
   /**
@@ -30,8 +46,19 @@ public final class InMemoryStoreFixture implements OutboxStoreFixture {
    */
   public InMemoryStoreFixture(String name,
       BiFunction<Clock, TransitionWriteHook, InMemoryOutboxStore> factory) {
+    this(name, factory, (storeClock, workerClock, writeHook) -> factory.apply(storeClock, writeHook));
+  }
+
+  /**
+   * @param name the name the report shows
+   * @param factory builds the store on the worker's clock
+   * @param storeTimeFactory builds the store on store time
+   */
+  public InMemoryStoreFixture(String name, BiFunction<Clock, TransitionWriteHook, InMemoryOutboxStore> factory,
+      StoreTimeFactory storeTimeFactory) {
     this.name = name;
     this.factory = factory;
+    this.storeTimeFactory = storeTimeFactory;
   }
 
   /** @return the fixture of the reference store */
@@ -46,7 +73,7 @@ public final class InMemoryStoreFixture implements OutboxStoreFixture {
 
   @Override
   public Set<FixtureCapability> capabilities() {
-    return Set.of(FixtureCapability.FAULT_PROXY);
+    return Set.of(FixtureCapability.FAULT_PROXY, FixtureCapability.STORE_TIME);
   }
 
   @Override
@@ -56,8 +83,23 @@ public final class InMemoryStoreFixture implements OutboxStoreFixture {
 
   @Override
   public OutboxClaimOutcomeStore openStore(FixtureContext context) {
-    current = factory.apply(context.clock(), context.writeHook());
-    return current;
+    return opened(factory.apply(context.clock(), context.writeHook()));
+  }
+
+  /** Reads time from this JVM's wall clock, as a server would answer, through the adapters' store-time clock. */
+  @Override
+  public OutboxClaimOutcomeStore openStoreOnStoreTime(FixtureContext context) {
+    Clock storeClock = StoreTimeClock.of(Instant::now, StoreTimeClock.DEFAULT_REFRESH);
+    return opened(storeTimeFactory.create(storeClock, context.clock(), context.writeHook()));
+  }
+
+  /** A second store during one test is a second client of the same rows, as over one database. */
+  private InMemoryOutboxStore opened(InMemoryOutboxStore store) {
+    if (current != null) {
+      store.shareRowsOf(current);
+    }
+    current = store;
+    return store;
   }
 
   /** The same store, its requests now sent over the suite's fault link (an in-process store has no socket). */

@@ -20,11 +20,12 @@ import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
+import io.claimedoutbox.port.TransitionOutcomeUnknownException;
 import io.claimedoutbox.port.UndecodableEntryException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -182,8 +183,12 @@ public abstract class BadInputRules extends ConformanceTestBase {
         () -> store.tryMarkClaimFailed(claim, new RetryableFailure(Instant.MAX, "never")));
     RuleCheck.requireThrows(Rule.B7, IllegalArgumentException.class, "availableAt",
         () -> store.append(message("orders").availableAt(Instant.parse("+10000-01-01T00:00:00Z"))));
-    List<ClaimTransition> tooMany = Collections.nCopies(StoreArguments.MAX_BATCH + 1,
-        new ClaimTransition(claim, DeliveryReceipt.none()));
+    // distinct entries: a batch repeating one entry would meet the duplicate check first
+    List<ClaimTransition> tooMany = new ArrayList<>();
+    for (int i = 0; i <= StoreArguments.MAX_BATCH; i++) {
+      OutboxEntry lookAlike = claim.snapshot().toBuilder().id(EntryId.of(claim.entryId().value() + "-" + i)).build();
+      tooMany.add(new ClaimTransition(Claim.of(lookAlike), DeliveryReceipt.none()));
+    }
     RuleCheck.requireThrows(Rule.B7, IllegalArgumentException.class, "transitions",
         () -> store.tryTransitionAll(tooMany));
 
@@ -239,5 +244,51 @@ public abstract class BadInputRules extends ConformanceTestBase {
     RuleCheck.requireThrows(Rule.B9, UndecodableEntryException.class, damaged.value(),
         () -> store.claimDue(ALICE, 10, LEASE));
     before.forEach(row -> expectUnchanged(Rule.B9, row));
+  }
+
+  @Test
+  void b10_transitionBatchMeetingADamagedRowNeverWritesSilently() {
+    List<OutboxEntry> entries = store.appendAll(List.of(message("a"), message("b"), message("c")));
+    List<Claim> claims = store.claimDue(ALICE, 10, LEASE);
+    RuleCheck.requireEqual(Rule.B10, "test setup: claims", 3, claims.size());
+    EntryId damaged = entries.get(1).id();
+    fixture().corrupt(damaged);
+    List<RawEntryState> before = claims.stream().map(claim -> raw(claim.entryId())).toList();
+    List<ClaimTransition> batch = claims.stream().map(claim -> new ClaimTransition(claim, DeliveryReceipt.none()))
+        .toList();
+
+    RuntimeException thrown;
+    try {
+      store.tryTransitionAll(batch);
+      throw new AssertionError(Rule.B10.violation("a batch with the damaged row " + damaged + " answered instead of"
+          + " failing"));
+    } catch (RuntimeException failure) {
+      thrown = failure;
+    }
+
+    UndecodableEntryException named = undecodableIn(thrown);
+    RuleCheck.require(Rule.B10, named != null && damaged.equals(named.entryId()), () -> "the failure must be (or be"
+        + " caused by) UndecodableEntryException naming " + damaged + ", but was " + thrown);
+    for (RawEntryState row : before) {
+      RawEntryState now = raw(EntryId.of(row.id()));
+      if (now.equals(row)) {
+        continue;
+      }
+      RuleCheck.require(Rule.B10, !row.id().equals(damaged.value()), () -> "the damaged row changed: " + now);
+      Optional<String> reported = thrown instanceof TransitionOutcomeUnknownException unknown
+          ? unknown.sentWriteStamp(EntryId.of(row.id())).map(Object::toString) : Optional.empty();
+      RuleCheck.require(Rule.B10, reported.isPresent() && reported.get().equals(now.writeStamp()), () -> "entry "
+          + row.id() + " was written (" + now + ") but the failure does not report that write's stamp: a caller would"
+          + " ask again and take its own write for somebody else's");
+    }
+  }
+
+  private static UndecodableEntryException undecodableIn(Throwable failure) {
+    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+      if (cause instanceof UndecodableEntryException undecodable) {
+        return undecodable;
+      }
+    }
+    return null;
   }
 }

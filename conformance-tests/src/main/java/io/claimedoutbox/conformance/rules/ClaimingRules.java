@@ -1,12 +1,10 @@
 package io.claimedoutbox.conformance.rules;
 
 import io.claimedoutbox.conformance.FixtureCapability;
+import io.claimedoutbox.conformance.FixtureContext;
+import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.conformance.RawEntryState;
 import io.claimedoutbox.conformance.Rule;
-import java.time.Instant;
-import io.claimedoutbox.port.OutboxClaimOutcomeStore;
-import io.claimedoutbox.conformance.MutableClock;
-import io.claimedoutbox.conformance.FixtureContext;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimTransitionOutcome;
 import io.claimedoutbox.domain.ClaimTransitionResult;
@@ -17,11 +15,16 @@ import io.claimedoutbox.domain.LeaseRenewal;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.RetryableFailure;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
@@ -272,5 +275,83 @@ public abstract class ClaimingRules extends ConformanceTestBase {
         store.claimDue(ALICE, 10, 1, LEASE).stream().map(Claim::entryId).toList());
     RuleCheck.requireThrows(Rule.C13, IllegalArgumentException.class, "maxPayloadBytes",
         () -> store.claimDue(ALICE, 10, 0, LEASE));
+  }
+
+  /** How far store time may be from this machine's wall clock: the servers the suite runs against are on loopback. */
+  private static final Duration SERVER_CLOCK_TOLERANCE = Duration.ofMinutes(2);
+
+  /** How long C14 lets pass between its two reads of store time: long enough to tell moving from standing still. */
+  private static final Duration STORE_TIME_GAP = Duration.ofSeconds(1);
+
+  @Test
+  void c14_storeTimeMovesWithTheServersClockNotTheWorkers() throws Exception {
+    assumeFixture(Rule.C14, FixtureCapability.STORE_TIME);
+    MutableClock worker = new MutableClock(START);
+    OutboxClaimOutcomeStore onStoreTime = fixture().openStoreOnStoreTime(new FixtureContext(worker, race));
+    try {
+      onStoreTime.appendAll(List.of(message("first"), message("second")));
+      long firstRead = System.nanoTime();
+      Instant first = onStoreTime.claimDue(ALICE, 1, LEASE).get(0).claimedAt();
+      worker.advance(Duration.ofHours(1));
+      // real time must pass for a server's clock to move: a bounded wait, not the staging of a race
+      new CountDownLatch(1).await(STORE_TIME_GAP.toMillis(), TimeUnit.MILLISECONDS);
+      Instant second = onStoreTime.claimDue(ALICE, 1, LEASE).get(0).claimedAt();
+      Duration elapsed = Duration.ofNanos(System.nanoTime() - firstRead);
+
+      RuleCheck.require(Rule.C14, Duration.between(first, Instant.now()).abs().compareTo(SERVER_CLOCK_TOLERANCE) < 0,
+          () -> "the first claim on store time was taken at " + first + ", not near the server's time " + Instant.now()
+              + " (the worker's clock said " + START + ")");
+      Duration moved = Duration.between(first, second);
+      RuleCheck.require(Rule.C14, moved.compareTo(STORE_TIME_GAP.minusMillis(100)) >= 0
+          && moved.compareTo(elapsed.plusMillis(500)) <= 0, () -> "two claims " + elapsed.toMillis() + " ms apart"
+              + " (the worker's clock moved an hour meanwhile) took claim times " + moved.toMillis() + " ms apart: "
+              + first + " and " + second);
+    } finally {
+      if (onStoreTime instanceof AutoCloseable closeable) {
+        closeable.close();
+      }
+    }
+  }
+
+  @Test
+  void c15_transitionsOnStoreTimeWriteTheServersTime() throws Exception {
+    assumeFixture(Rule.C15, FixtureCapability.STORE_TIME);
+    MutableClock hourAhead = new MutableClock(Instant.now().plus(Duration.ofHours(1)));
+    OutboxClaimOutcomeStore onStoreTime = fixture().openStoreOnStoreTime(new FixtureContext(hourAhead, race));
+    try {
+      List<OutboxEntry> appended = onStoreTime.appendAll(List.of(message("saved"), message("failed"),
+          message("delivered")));
+      List<Claim> claims = onStoreTime.claimDue(ALICE, 3, LEASE);
+      RuleCheck.requireEqual(Rule.C15, "test setup: claims", 3, claims.size());
+      Claim saved = claimOf(claims, appended.get(0));
+      OutboxEntry renewed = onStoreTime.trySaveClaim(saved, LeaseRenewal.of(LEASE)).entry();
+      requireServerTime("the lease end a renewal wrote, less the lease", renewed.currentClaim().orElseThrow()
+          .leaseUntil().minus(LEASE), hourAhead);
+      requireServerTime("the update time a renewal wrote", renewed.updatedAt(), hourAhead);
+      Instant retryAt = Instant.now().plusSeconds(60).truncatedTo(ChronoUnit.MILLIS);
+      OutboxEntry failed = onStoreTime.tryMarkClaimFailed(claimOf(claims, appended.get(1)),
+          new RetryableFailure(retryAt, "down")).entry();
+      requireServerTime("the update time a failure wrote", failed.updatedAt(), hourAhead);
+      RuleCheck.requireEqual(Rule.C15, "the retry time a failure wrote (the one asked for)", Optional.of(retryAt),
+          failed.dueAt());
+      OutboxEntry delivered = onStoreTime.tryMarkClaimDelivered(claimOf(claims, appended.get(2)),
+          DeliveryReceipt.none()).entry();
+      requireServerTime("the update time a delivery wrote", delivered.updatedAt(), hourAhead);
+    } finally {
+      if (onStoreTime instanceof AutoCloseable closeable) {
+        closeable.close();
+      }
+    }
+  }
+
+  private static Claim claimOf(List<Claim> claims, OutboxEntry entry) {
+    return claims.stream().filter(claim -> claim.entryId().equals(entry.id())).findFirst().orElseThrow();
+  }
+
+  private static void requireServerTime(String what, Instant written, MutableClock workersClock) {
+    Instant server = Instant.now();
+    RuleCheck.require(Rule.C15, Duration.between(written, server).abs().compareTo(SERVER_CLOCK_TOLERANCE) < 0,
+        () -> what + " is " + written + ", not the server's time " + server + " (the worker's clock, an hour ahead,"
+            + " said " + workersClock.instant() + ")");
   }
 }

@@ -11,6 +11,7 @@ import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.DeliveryReceipt;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.LeaseRenewal;
+import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.TransitionKind;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxStoreException;
@@ -204,6 +205,62 @@ public abstract class FaultRules extends ConformanceTestBase {
     proxies.cutAllConnections();
     secondTry(Rule.F5, "append, the first call after the second cut,", () -> faulty.append(message("after-cut")));
     everyCallWorksAtOnce(renewed, "after a cut met by append (a call that must not be repeated blindly)");
+  }
+
+  @Test
+  void f6_aLostSaveIsNotGuessedAppliedAfterTheHoldersOwnOtherWrite() throws Exception {
+    openFaultyStore(Rule.F6);
+    int held = 0;
+    for (int skip = 0; skip <= MAX_SKIP; skip++) {
+      Claim older = appendAndClaim(ALICE);
+      RawEntryState before = raw(older.entryId());
+      proxies.arm(Fault.HOLD_REQUEST, skip);
+      CompletableFuture<Attempt> save = CompletableFuture.supplyAsync(
+          () -> Attempt.of(() -> faulty.trySaveClaim(older, LeaseRenewal.withProgress(LEASE, "held save"))));
+      if (!heldOrDone(save)) {
+        proxies.disarm();
+        store.delete(older.entryId());
+        continue;
+      }
+      held++;
+      // the holder's other thread (a drain's lease keeper) writes the next revision under the same claim
+      OutboxEntry other = store.trySaveClaim(older, LeaseRenewal.withProgress(LEASE, "other write")).entry();
+      proxies.release();
+      Attempt attempt = save.get(WAIT.toSeconds(), TimeUnit.SECONDS);
+      String scenario = "the save held at request " + (skip + 1);
+      expectDocumented(Rule.F6, scenario, attempt);
+      RawEntryState after = raw(older.entryId());
+      String otherStamp = other.lastWriteStamp().map(Object::toString).orElseThrow();
+      if (attempt.applied()) {
+        String stamp = attempt.result().entry().lastWriteStamp().map(Object::toString).orElse(null);
+        RuleCheck.require(Rule.F6, stamp != null && stamp.equals(after.writeStamp()), () -> scenario + " answered"
+            + " APPLIED, but the row " + after + " does not carry its write " + stamp + " (the other write, revision "
+            + other.revision() + ", is " + otherStamp + ")");
+      } else {
+        RuleCheck.require(Rule.F6, otherStamp.equals(after.writeStamp()) && after.revision() == before.revision() + 1,
+            () -> scenario + " answered " + (attempt.thrown() != null ? attempt.thrown() : attempt.result().outcome())
+                + ", so the row must be the other write " + otherStamp + " at revision " + (before.revision() + 1)
+                + ", but is " + after);
+      }
+      store.delete(older.entryId());
+    }
+    int heldRequests = held;
+    RuleCheck.require(Rule.F6, heldRequests > 0,
+        () -> "no request was held: route every connection of the store through proxies.proxyFor(host, port)");
+  }
+
+  /** Until the armed fault holds a request, or the call finished without one (it had fewer requests). */
+  private boolean heldOrDone(CompletableFuture<Attempt> call) {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (proxies.awaitHeld(Duration.ofMillis(20))) {
+        return true;
+      }
+      if (call.isDone()) {
+        return false;
+      }
+    }
+    throw new AssertionError(Rule.F6.violation("the save neither reached the fault proxy nor finished within " + WAIT));
   }
 
   /** Several calls at once, so the store's pool holds several connections for the cut to break. */

@@ -1,7 +1,12 @@
 package io.claimedoutbox.conformance.rules;
 
 import io.claimedoutbox.conformance.Rule;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.opentest4j.AssertionFailedError;
 
@@ -63,5 +68,53 @@ public final class RuleCheck {
     }
     throw new AssertionFailedError(rule.violation(
         "expected " + type.getSimpleName() + " naming '" + argumentName + "' but nothing was thrown"));
+  }
+
+  /** How long one store call a rule makes may take before the rule fails instead of hanging. */
+  public static final Duration CALL_BOUND = Duration.ofSeconds(60);
+
+  /**
+   * Runs a call that loops inside the store or the library (paging, purging in batches) with a
+   * bound: a store whose paging never ends fails the rule, naming it, instead of hanging the run.
+   *
+   * @param rule the rule enforced
+   * @param what the call, for the message
+   * @param call the call
+   * @param <T> what it returns
+   * @return what it returned
+   */
+  public static <T> T withinBound(Rule rule, String what, Supplier<T> call) {
+    CompletableFuture<T> running = CompletableFuture.supplyAsync(call);
+    try {
+      return running.get(CALL_BOUND.toSeconds(), TimeUnit.SECONDS);
+    } catch (TimeoutException hung) {
+      running.cancel(true);
+      throw new AssertionFailedError(rule.violation(what + " did not return within " + CALL_BOUND
+          + " (a loop that never ends: paging that does not move on, a batch that never comes back short)"));
+    } catch (ExecutionException failed) {
+      if (failed.getCause() instanceof RuntimeException unchecked) {
+        throw unchecked;
+      }
+      if (failed.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw new IllegalStateException(failed.getCause());
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      throw new AssertionFailedError(rule.violation(what + " was interrupted"));
+    }
+  }
+
+  /**
+   * A bound for a loop a rule runs itself: fails the rule, naming it, once the loop has gone round
+   * {@code most} times.
+   *
+   * @param rule the rule enforced
+   * @param rounds how many rounds the loop has made, this one included
+   * @param most the most any correct store needs
+   * @param what the loop, for the message
+   */
+  public static void requireBoundedLoop(Rule rule, int rounds, int most, String what) {
+    require(rule, rounds <= most, () -> what + " did not end after " + most + " rounds");
   }
 }

@@ -192,6 +192,7 @@ public abstract class TransitionOutcomeRules extends ConformanceTestBase {
   @ParameterizedTest(name = "{0}")
   @EnumSource(TransitionKind.class)
   void t14_holdersOwnRenewalBetweenEvaluationAndWriteWins(TransitionKind kind) {
+    throughAnOlderClaimObjectAfterTheHoldersRenewal(kind);
     assumeStagedRacesPossible(Rule.T14);
     Claim claim = appendAndClaim(ALICE);
     OutboxEntry[] renewed = new OutboxEntry[1];
@@ -204,6 +205,28 @@ public abstract class TransitionOutcomeRules extends ConformanceTestBase {
     expectOutcome(Rule.T14, result, ClaimTransitionOutcome.CONCURRENCY_LOST);
     RuleCheck.requireEqual(Rule.T14, "entry carried (the renewal)", renewed[0], result.entry());
     RuleCheck.requireEqual(Rule.T14, "stored entry", Optional.of(renewed[0]), store.find(claim.entryId()));
+  }
+
+  /**
+   * The renewal landed before this call evaluated (every store, atomic ones included): the
+   * transition through the claim object of before the renewal is APPLIED on top of the renewal, at
+   * the next revision, keeping what the renewal wrote; it never lands over it at the same revision.
+   */
+  private void throughAnOlderClaimObjectAfterTheHoldersRenewal(TransitionKind kind) {
+    Claim older = appendAndClaim(ALICE);
+    clock.advance(Duration.ofSeconds(5));
+    OutboxEntry renewed = store.trySaveClaim(older, LeaseRenewal.withProgress(LEASE, "own renewal")).entry();
+    clock.advance(Duration.ofSeconds(5));
+
+    ClaimTransitionResult result = tryTransition(older, kind);
+
+    expectOutcome(Rule.T14, result, ClaimTransitionOutcome.APPLIED);
+    OutboxEntry expected = requestFor(kind).applyTo(renewed, clock.instant(), result.entry().lastWriteStamp().orElseThrow());
+    RuleCheck.requireEqual(Rule.T14, kind + " through the claim object of before the holder's renewal: the entry"
+        + " written on top of the renewal (revision " + (renewed.revision() + 1) + ", the renewal's fields kept)",
+        expected, result.entry());
+    RuleCheck.requireEqual(Rule.T14, "stored entry", Optional.of(expected), store.find(older.entryId()));
+    store.delete(older.entryId());
   }
 
   @ParameterizedTest(name = "{0}")

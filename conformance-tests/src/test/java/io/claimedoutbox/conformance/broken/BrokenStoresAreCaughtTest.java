@@ -54,6 +54,118 @@ class BrokenStoresAreCaughtTest {
         Arguments.of(RawDriverExceptionEscapesSuite.class, Rule.F1));
   }
 
+  /** The blind spots planted bugs found (issue 25): each store is caught by its rule and by no other. */
+  private static Stream<Arguments> blindSpotStores() {
+    return Stream.of(
+        Arguments.of(WritesOverTheRenewalSuite.class, Set.of(Rule.T14)),
+        Arguments.of(RequeueAllDropsTheTopicSuite.class, Set.of(Rule.M4)),
+        Arguments.of(PurgesByAgeAloneSuite.class, Set.of(Rule.M5)),
+        Arguments.of(StoreTimeStandsStillSuite.class, Set.of(Rule.C14)),
+        Arguments.of(TransitionsOnTheWorkersClockSuite.class, Set.of(Rule.C15)),
+        Arguments.of(BatchWritesSilentlySuite.class, Set.of(Rule.B10)),
+        Arguments.of(BatchSizeUncheckedSuite.class, Set.of(Rule.B7)),
+        Arguments.of(GuessesAppliedFromTheNextRevisionSuite.class, Set.of(Rule.F6)),
+        // a walk that never ends: M2 stops at its bound instead of hanging (requeueAll's own guard keeps M4 from hanging)
+        Arguments.of(DeadLettersIgnoreAfterSuite.class, Set.of(Rule.M2)));
+  }
+
+  @ParameterizedTest(name = "{0} fails only {1}")
+  @MethodSource("blindSpotStores")
+  void blindSpotStoreFailsOnlyItsRule(Class<?> suite, Set<Rule> expected) {
+    Set<Rule> failedRules = new TreeSet<>();
+    for (Event failure : failures(suite)) {
+      Rule rule = ruleOf(failure);
+      failedRules.add(rule);
+      Throwable thrown = failure.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow();
+      if (expected.contains(rule) && thrown.getMessage() != null && thrown.getMessage().startsWith("Rule ")) {
+        assertThat(thrown.getMessage()).contains("If this fails, check " + rule.hint());
+      }
+    }
+    assertThat(failedRules).as("rules failed by %s", suite.getSimpleName()).containsExactlyInAnyOrderElementsOf(expected);
+    System.out.printf("%s caught by %s only%n", suite.getSimpleName(), failedRules);
+  }
+
+  @org.junit.jupiter.api.Test
+  @DisplayName("H1 is stochastic: its failure names the seed and how to replay it")
+  void stochasticRuleNamesItsSeed() {
+    assertThat(Rule.H1.level()).isEqualTo(Rule.Level.STOCHASTIC);
+    assertThat(Rule.H1.displayName()).startsWith("H1 [stochastic]");
+    Event h1 = failures(KeysIgnoredSuite.class).stream().filter(failure -> ruleOf(failure) == Rule.H1).findFirst()
+        .orElseThrow();
+    assertThat(h1.getRequiredPayload(TestExecutionResult.class).getThrowable().orElseThrow().getMessage())
+        .containsPattern("seed -?\\d+; replay its random choices with -Doutbox.conformance.seed=-?\\d+");
+  }
+
+  private static List<Event> failures(Class<?> suite) {
+    return EngineTestKit.engine("junit-jupiter").selectors(selectClass(suite)).execute().testEvents().failed().list();
+  }
+
+  private static Rule ruleOf(Event failure) {
+    String method = failure.getTestDescriptor().getSource()
+        .filter(org.junit.platform.engine.support.descriptor.MethodSource.class::isInstance)
+        .map(source -> ((org.junit.platform.engine.support.descriptor.MethodSource) source).getMethodName())
+        .orElseThrow();
+    return RuleDisplayNames.ruleOf(method).orElseThrow();
+  }
+
+  static class WritesOverTheRenewalSuite extends BrokenSuite {
+    WritesOverTheRenewalSuite() {
+      super(BlindSpotStores.WritesOverTheRenewal::new);
+    }
+  }
+
+  static class RequeueAllDropsTheTopicSuite extends BrokenSuite {
+    RequeueAllDropsTheTopicSuite() {
+      super(BlindSpotStores.RequeueAllDropsTheTopicAfterThePage::new);
+    }
+  }
+
+  static class PurgesByAgeAloneSuite extends BrokenSuite {
+    PurgesByAgeAloneSuite() {
+      super(BlindSpotStores.PurgesByAgeAlone::new);
+    }
+  }
+
+  /** A store-time clock that read the server once and never counted forward. */
+  static class StoreTimeStandsStillSuite extends BrokenSuite {
+    StoreTimeStandsStillSuite() {
+      super(new InMemoryStoreFixture("StoreTimeStandsStillSuite", InMemoryOutboxStore::new,
+          (storeClock, workerClock, hook) -> new InMemoryOutboxStore(Clock.fixed(storeClock.instant(),
+              java.time.ZoneOffset.UTC), hook)));
+    }
+  }
+
+  static class TransitionsOnTheWorkersClockSuite extends BrokenSuite {
+    TransitionsOnTheWorkersClockSuite() {
+      super(new InMemoryStoreFixture("TransitionsOnTheWorkersClockSuite", InMemoryOutboxStore::new,
+          BlindSpotStores.TransitionsOnTheWorkersClock::new));
+    }
+  }
+
+  static class BatchWritesSilentlySuite extends BrokenSuite {
+    BatchWritesSilentlySuite() {
+      super(BlindSpotStores.BatchWritesSilently::new);
+    }
+  }
+
+  static class BatchSizeUncheckedSuite extends BrokenSuite {
+    BatchSizeUncheckedSuite() {
+      super(BlindSpotStores.BatchSizeUnchecked::new);
+    }
+  }
+
+  static class GuessesAppliedFromTheNextRevisionSuite extends BrokenSuite {
+    GuessesAppliedFromTheNextRevisionSuite() {
+      super(BlindSpotStores.GuessesAppliedFromTheNextRevision::new);
+    }
+  }
+
+  static class DeadLettersIgnoreAfterSuite extends BrokenSuite {
+    DeadLettersIgnoreAfterSuite() {
+      super(BlindSpotStores.DeadLettersIgnoreAfter::new);
+    }
+  }
+
   @ParameterizedTest(name = "{0} fails {1}")
   @MethodSource("brokenStores")
   void brokenStoreFailsItsRuleReadably(Class<?> suite, Rule expected) {
@@ -90,6 +202,10 @@ class BrokenStoresAreCaughtTest {
 
     BrokenSuite(BiFunction<Clock, TransitionWriteHook, InMemoryOutboxStore> store) {
       this.fixture = new InMemoryStoreFixture(getClass().getSimpleName(), store);
+    }
+
+    BrokenSuite(OutboxStoreFixture fixture) {
+      this.fixture = fixture;
     }
 
     @Override

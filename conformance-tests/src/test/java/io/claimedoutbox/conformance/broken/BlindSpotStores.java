@@ -1,0 +1,189 @@
+package io.claimedoutbox.conformance.broken;
+
+import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimFence;
+import io.claimedoutbox.domain.ClaimTransition;
+import io.claimedoutbox.domain.ClaimTransitionResult;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.TransitionKind;
+import io.claimedoutbox.domain.TransitionRequest;
+import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.DeadLetterQuery;
+import io.claimedoutbox.port.OutboxStoreException;
+import io.claimedoutbox.port.RequeueResult;
+import io.claimedoutbox.port.StoreArguments;
+import io.claimedoutbox.port.TransitionOutcomeUnknownException;
+import io.claimedoutbox.port.TransitionWriteHook;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Broken stores for the situations the suite did not stage until planted bugs showed it (issue 25):
+ * each bug is one a real adapter could have, and only the rule named beside it catches it.
+ */
+final class BlindSpotStores {
+
+  private BlindSpotStores() {}
+
+  /** T14. Bug: a transition is computed from the claim's snapshot, so after the holder's renewal it lands over it at the same revision. */
+  static final class WritesOverTheRenewal extends InMemoryOutboxStore {
+    WritesOverTheRenewal(Clock clock, TransitionWriteHook hook) {
+      super(clock, hook);
+    }
+
+    @Override
+    protected OutboxEntry written(
+        OutboxEntry evaluated, Claim claim, TransitionRequest request, Instant now, WriteStamp stamp) {
+      return super.written(claim.snapshot(), claim, request, now, stamp);
+    }
+  }
+
+  /** M4. Bug: requeueAll's own paging drops the topic after the first full page. */
+  static final class RequeueAllDropsTheTopicAfterThePage extends InMemoryOutboxStore {
+    RequeueAllDropsTheTopicAfterThePage(Clock clock, TransitionWriteHook hook) {
+      super(clock, hook);
+    }
+
+    @Override
+    public long requeueAll(DeadLetterQuery query) {
+      long requeued = 0;
+      DeadLetterQuery page = query;
+      List<OutboxEntry> letters;
+      do {
+        letters = deadLetters(page);
+        for (OutboxEntry letter : letters) {
+          requeued += requeue(letter.id()).outcome() == RequeueResult.Outcome.REQUEUED ? 1 : 0;
+        }
+        if (!letters.isEmpty()) {
+          page = DeadLetterQuery.firstPage(query.limit()).after(letters.get(letters.size() - 1).id());
+        }
+      } while (letters.size() == query.limit());
+      return requeued;
+    }
+  }
+
+  /** M5. Bug: the purge picks rows by the age of their last write alone, finished or not. */
+  static final class PurgesByAgeAlone extends InMemoryOutboxStore {
+    private final Clock clock;
+
+    PurgesByAgeAlone(Clock clock, TransitionWriteHook hook) {
+      super(clock, hook);
+      this.clock = clock;
+    }
+
+    @Override
+    public int purgeFinished(Duration olderThan, int batchSize) {
+      int purged = super.purgeFinished(olderThan, batchSize);
+      Instant cutoff = clock.instant().minus(olderThan);
+      for (OutboxEntry row : rawRows().values()) {
+        if (purged < batchSize && !row.status().isTerminal() && row.updatedAt().isBefore(cutoff)) {
+          delete(row.id());
+          purged++;
+        }
+      }
+      return purged;
+    }
+  }
+
+  /** C15. Bug: on store time, claims read the server's clock but transitions still read the worker's. */
+  static final class TransitionsOnTheWorkersClock extends InMemoryOutboxStore {
+    private final Clock workerClock;
+
+    TransitionsOnTheWorkersClock(Clock storeClock, Clock workerClock, TransitionWriteHook hook) {
+      super(storeClock, hook);
+      this.workerClock = workerClock;
+    }
+
+    @Override
+    protected OutboxEntry written(
+        OutboxEntry evaluated, Claim claim, TransitionRequest request, Instant now, WriteStamp stamp) {
+      return super.written(evaluated, claim, request, workerClock.instant(), stamp);
+    }
+  }
+
+  /** B10. Bug: a batch writes element by element and lets a damaged row's failure out without saying what it wrote. */
+  static final class BatchWritesSilently extends InMemoryOutboxStore {
+    BatchWritesSilently(Clock clock, TransitionWriteHook hook) {
+      super(clock, hook);
+    }
+
+    @Override
+    public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
+      StoreArguments.checkTransitionAll(transitions);
+      List<ClaimTransitionResult> results = new ArrayList<>();
+      for (ClaimTransition transition : transitions) {
+        results.add(tryTransition(transition.claim(), transition.request()));
+      }
+      return results;
+    }
+  }
+
+  /** B7. Bug: the batch's elements are checked, but the check stops at the limit instead of refusing a longer batch. */
+  static final class BatchSizeUnchecked extends InMemoryOutboxStore {
+    BatchSizeUnchecked(Clock clock, TransitionWriteHook hook) {
+      super(clock, hook);
+    }
+
+    @Override
+    public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
+      StoreArguments.checkTransitionAll(transitions == null ? null
+          : transitions.subList(0, Math.min(transitions.size(), StoreArguments.MAX_BATCH)));
+      List<ClaimTransitionResult> results = new ArrayList<>();
+      Map<EntryId, WriteStamp> applied = new HashMap<>();
+      for (ClaimTransition transition : transitions) {
+        ClaimTransitionResult result;
+        try {
+          result = tryTransition(transition.claim(), transition.request());
+        } catch (OutboxStoreException failure) {
+          if (applied.isEmpty()) {
+            throw failure;
+          }
+          throw TransitionOutcomeUnknownException.ofPartialBatch(transitions, applied, failure);
+        }
+        if (result.isApplied()) {
+          result.entry().lastWriteStamp().ifPresent(stamp -> applied.put(transition.entryId(), stamp));
+        }
+        results.add(result);
+      }
+      return results;
+    }
+  }
+
+  /** M2. Bug: dead letters are listed from the start whatever page is asked for, so a walk never ends. */
+  static final class DeadLettersIgnoreAfter extends InMemoryOutboxStore {
+    DeadLettersIgnoreAfter(Clock clock, TransitionWriteHook hook) {
+      super(clock, hook);
+    }
+
+    @Override
+    public List<OutboxEntry> deadLetters(DeadLetterQuery query) {
+      DeadLetterQuery fromTheStart = DeadLetterQuery.firstPage(query.limit());
+      return super.deadLetters(query.topic().map(fromTheStart::topic).orElse(fromTheStart));
+    }
+  }
+
+  /** F6. Bug: a lost save is taken as landed when the row moved one revision on and is still held by the claim. */
+  static final class GuessesAppliedFromTheNextRevision extends InMemoryOutboxStore {
+    GuessesAppliedFromTheNextRevision(Clock clock, TransitionWriteHook hook) {
+      super(clock, hook);
+    }
+
+    @Override
+    protected ClaimTransitionResult lostAcknowledgement(
+        Claim claim, TransitionKind kind, OutboxEntry next, OutboxEntry evaluated, RuntimeException lost) {
+      Optional<OutboxEntry> row = find(claim.entryId());
+      if (row.isPresent() && row.get().revision() == evaluated.revision() + 1 && ClaimFence.isHeldBy(row.get(), claim)) {
+        return ClaimTransitionResult.applied(next);
+      }
+      return super.lostAcknowledgement(claim, kind, next, evaluated, lost);
+    }
+  }
+}

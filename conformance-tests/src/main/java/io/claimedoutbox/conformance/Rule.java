@@ -52,8 +52,8 @@ public enum Rule {
       + " limit, the first due entry whatever its size; a limit that is not positive is rejected naming it",
       "that the claim sums payload sizes in due order before it reads the payloads (SQL: a running sum over the"
           + " rows the due query read; Redis: HSTRLEN in the peek script) and stops at the first entry that does not fit"),
-  C14(Level.OPTIONAL, "Store time moves with the server's clock: two claims on store time a second apart take claim"
-      + " times about a second apart, near the server's time, while the worker's own clock jumps an hour",
+  C14(Level.OPTIONAL, "Store time moves with the server's clock: two claims on store time a moment apart take claim"
+      + " times about that moment apart, near the server's time, while the worker's own clock jumps an hour",
       "that the store-time clock counts forward between its reads of the server (StoreTimeClock) and never reads"
           + " the injected clock (requires FixtureCapability.STORE_TIME)"),
   C15(Level.OPTIONAL, "On store time, what transitions write comes from the server's clock too: a renewal's lease end"

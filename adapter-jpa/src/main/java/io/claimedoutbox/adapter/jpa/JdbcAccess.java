@@ -103,7 +103,9 @@ final class JdbcAccess {
         if (isRolledBackByDatabase(failure) && ++deadlocks < DEADLOCK_ATTEMPTS) {
           continue;
         }
-        if (repeat == Repeat.SAFE && isBrokenConnection(failure) && ++broken < BROKEN_CONNECTION_ATTEMPTS) {
+        // a connection that could not be had at all (the server is down) is not worth asking for again at once
+        if (repeat == Repeat.SAFE && !(failure instanceof NoConnection) && isBrokenConnection(failure)
+            && ++broken < BROKEN_CONNECTION_ATTEMPTS) {
           continue;
         }
         throw failure;
@@ -162,7 +164,20 @@ final class JdbcAccess {
   }
 
   private Connection borrow() throws SQLException {
-    return recovery.borrow(connections::getConnection, connections::closeConnection);
+    try {
+      return recovery.borrow(connections::getConnection, connections::closeConnection);
+    } catch (SQLException unavailable) {
+      throw new NoConnection(unavailable);
+    }
+  }
+
+  /** The pool gave no connection: nothing was sent. Keeps the driver's words and state. */
+  private static final class NoConnection extends SQLException {
+    private static final long serialVersionUID = 1L;
+
+    NoConnection(SQLException cause) {
+      super(cause.getMessage(), cause.getSQLState(), cause.getErrorCode(), cause);
+    }
   }
 
   private void noticeBroken(Connection connection, Exception failure) {

@@ -12,7 +12,6 @@ import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionKind;
 import io.claimedoutbox.domain.WorkerId;
-import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.TransitionOutcomeUnknownException;
 import jakarta.persistence.EntityManagerFactory;
 import java.time.Duration;
@@ -73,15 +72,16 @@ class AmbiguousCommitTest {
   }
 
   @Test
-  @DisplayName("the connection dropped before the write: an infrastructure error, nothing written")
-  void droppedCommitWroteNothing() {
+  @DisplayName("the connection dropped before the write: the write is sent again on a fresh connection and applied once")
+  void droppedCommitIsRepeatedOnAFreshConnection() {
     faults.failNextCommit(Fault.DROPPED_BEFORE_COMMIT, false);
 
-    assertThatThrownBy(() -> store.tryMarkClaimDelivered(claim, DeliveryReceipt.none()))
-        .isInstanceOf(OutboxStoreException.class)
-        .isNotInstanceOf(TransitionOutcomeUnknownException.class)
-        .hasMessageContaining("nothing was written");
-    assertThat(observer.find(claim.entryId())).contains(claim.snapshot());
+    ClaimTransitionResult result = store.tryMarkClaimDelivered(claim, DeliveryReceipt.none());
+
+    assertThat(result.isApplied()).isTrue();
+    OutboxEntry stored = observer.find(claim.entryId()).orElseThrow();
+    assertThat(stored.lastWriteStamp()).isEqualTo(result.entry().lastWriteStamp());
+    assertThat(stored.revision()).as("written once").isEqualTo(claim.snapshot().revision() + 1);
   }
 
   @Test

@@ -58,6 +58,7 @@ import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.StoreTimeClock;
 import io.claimedoutbox.port.TransitionOutcomeUnknownException;
+import io.claimedoutbox.port.spi.EntryFields;
 import io.claimedoutbox.port.spi.PayloadBudget;
 import java.time.Clock;
 import java.time.Duration;
@@ -498,10 +499,14 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
 
   /** The filter of a document still held under {@code claim}. */
   private static Bson heldBy(Claim claim) {
-    return and(eq(EntryDocuments.ID, claim.entryId().value()),
+    List<Bson> conditions = new ArrayList<>(List.of(eq(EntryDocuments.ID, claim.entryId().value()),
         eq(EntryDocuments.STATUS, EntryStatus.CLAIMED.name()),
         eq(EntryDocuments.OWNER, claim.owner().value()),
-        eq(EntryDocuments.TOKEN_NONCE, claim.token().nonce().toString()));
+        eq(EntryDocuments.TOKEN_NONCE, claim.token().nonce().toString())));
+    // a damaged document (a field every entry has is gone) is not written: the miss reads it, and the read names it
+    EntryFields.ALWAYS_PRESENT.stream().filter(field -> !field.equals(EntryFields.ID))
+        .forEach(field -> conditions.add(exists(field)));
+    return and(conditions);
   }
 
   /**

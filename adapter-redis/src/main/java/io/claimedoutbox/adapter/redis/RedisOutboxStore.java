@@ -47,6 +47,8 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
+import redis.clients.jedis.ConnectionPool;
+import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
@@ -356,18 +358,27 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
         if (failure.getCause() instanceof JedisConnectionException && !neverSent(failure)) {
           indexes.forEach(i -> sent.put(batch.get(i).entryId(), stamps.get(i)));
         }
-        if (sent.isEmpty() || batch.size() == 1) {
-          throw failure;
-        }
-        throw TransitionOutcomeUnknownException.ofPartialBatch(batch, sent, failure);
+        throw failedPart(batch, sent, failure);
       }
-      List<ClaimTransitionResult> groupResults = TransitionScript.results(reply, group, what);
+      indexes.forEach(i -> sent.put(batch.get(i).entryId(), stamps.get(i)));
+      List<ClaimTransitionResult> groupResults;
+      try {
+        groupResults = TransitionScript.results(reply, group, what);
+      } catch (OutboxStoreException undecodable) {
+        throw failedPart(batch, sent, undecodable);
+      }
       for (int j = 0; j < indexes.size(); j++) {
         results[indexes.get(j)] = groupResults.get(j);
-        sent.put(group.get(j).entryId(), stamps.get(indexes.get(j)));
       }
     }
     return List.of(results);
+  }
+
+  /** A batch that failed after some of its shards were written says which writes those were. */
+  private static OutboxStoreException failedPart(List<ClaimTransition> batch, Map<EntryId, WriteStamp> sent,
+      OutboxStoreException failure) {
+    return sent.isEmpty() || batch.size() == 1 ? failure
+        : TransitionOutcomeUnknownException.ofPartialBatch(batch, sent, failure);
   }
 
   private static String describe(List<ClaimTransition> group) {
@@ -435,9 +446,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
       if (!(failure.getCause() instanceof JedisConnectionException)) {
         throw failure;
       }
-      if (redis instanceof JedisPooled pooled) {
-        pooled.getPool().clear();
-      }
+      dropIdleConnections();
       try {
         return run(what, call);
       } catch (OutboxStoreException repeatFailure) {
@@ -448,6 +457,15 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
         }
         throw repeatFailure;
       }
+    }
+  }
+
+  /** After a broken connection the pool's idle ones are broken too (a restart, a failover): they go first. */
+  private void dropIdleConnections() {
+    if (redis instanceof JedisPooled pooled) {
+      pooled.getPool().clear();
+    } else if (redis instanceof JedisCluster cluster) {
+      cluster.getClusterNodes().values().forEach(ConnectionPool::clear);
     }
   }
 

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -69,6 +70,14 @@ public final class EntryFields {
   public static final String REVISION = "revision";
   /** The stamp of the write that made the revision (optional). */
   public static final String WRITE_STAMP = "writeStamp";
+
+  /**
+   * The fields every stored entry has, whatever its status: a store that writes a transition without
+   * reading the row back first checks them (and the status) before it writes, so a damaged row fails
+   * its call, and a batch meeting one, with nothing written to it.
+   */
+  public static final List<String> ALWAYS_PRESENT = List.of(ID, TOPIC, PAYLOAD, HEADERS, STATUS, ATTEMPTS, CREATED_AT,
+      UPDATED_AT, AVAILABLE_AT, CLAIM_GENERATION, REVISION);
 
   /** Every field name, for checks that a backend's scripts use no other. */
   public static final Set<String> ALL = Set.of(ID, TOPIC, ORDERING_KEY, PAYLOAD, HEADERS, STATUS, ATTEMPTS,

@@ -25,13 +25,25 @@ local function answer(key, outcome)
   return reply
 end
 
+-- Fields every entry has (EntryFields.ALWAYS_PRESENT): payload and headers are only tested for, the
+-- others read with the fields the decision needs; a row missing one, or with no known status, is damaged.
+local statuses = {PENDING = true, CLAIMED = true, FAILED = true, DELIVERED = true, DEAD_LETTERED = true}
+local present = {'id', 'topic', 'attempts', 'createdAt', 'updatedAt', 'availableAt', 'claimGeneration'}
 local rows = {}
 for i = 1, count do
   local key, id = KEYS[2 + i], ARGV[2 + 8 * (i - 1)]
   if redis.call('EXISTS', key) == 1 then
-    local row = redis.call('HMGET', key, 'status', 'owner', 'tokenNonce', 'writeStamp', 'revision')
-    if row[1] == false or tonumber(row[5]) == nil then
-      return {'UNDECODABLE', id, 'status or revision is missing or not a number'}
+    local row = redis.call('HMGET', key, 'status', 'owner', 'tokenNonce', 'writeStamp', 'revision', unpack(present))
+    if not statuses[row[1]] or tonumber(row[5]) == nil then
+      return {'UNDECODABLE', id, 'status or revision is missing, unknown or not a number'}
+    end
+    for f = 1, #present do
+      if row[5 + f] == false then
+        return {'UNDECODABLE', id, 'field ' .. present[f] .. ' is missing'}
+      end
+    end
+    if redis.call('HEXISTS', key, 'payload') == 0 or redis.call('HEXISTS', key, 'headers') == 0 then
+      return {'UNDECODABLE', id, 'field payload or headers is missing'}
     end
     rows[i] = row
   end

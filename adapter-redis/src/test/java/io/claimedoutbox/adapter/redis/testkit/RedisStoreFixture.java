@@ -12,6 +12,7 @@ import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.spi.EntryFields;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -102,8 +103,10 @@ final class RedisStoreFixture extends BackendFixture {
     };
     DefaultJedisClientConfig config = DefaultJedisClientConfig.builder()
         .connectionTimeoutMillis(2_000).socketTimeoutMillis(5_000).hostAndPortMapper(throughProxy).build();
+    // JedisCluster retries a broken connection itself, sleeping between tries for up to maxTotalRetriesDuration
+    // (its default, socket timeout x attempts, is 25 s): a short total keeps the fault rules quick here
     UnifiedJedis client = kit.client() instanceof JedisCluster
-        ? new JedisCluster(Set.copyOf(kit.nodes()), config)
+        ? new JedisCluster(Set.copyOf(kit.nodes()), config, 5, Duration.ofSeconds(1))
         : new JedisPooled(kit.nodes().get(0), config);
     RedisOutboxStore store = RedisOutboxStore.builder(client).keyPrefix(kit.keyPrefix()).shards(keys.shards())
         .clock(context.clock()).build();

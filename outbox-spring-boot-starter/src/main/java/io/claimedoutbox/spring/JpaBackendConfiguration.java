@@ -1,9 +1,7 @@
 package io.claimedoutbox.spring;
 
 import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
-import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
-import java.util.Optional;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -13,7 +11,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.orm.jpa.SharedEntityManagerCreator;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The JPA adapter on the application's own {@code EntityManagerFactory} (Boot's). The outbox's SQL

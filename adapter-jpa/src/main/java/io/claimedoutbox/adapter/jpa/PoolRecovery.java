@@ -36,11 +36,13 @@ final class PoolRecovery {
 
   private final DataSource hikari;
   private final LongSupplier nanoTime;
-  private final AtomicLong suspectUntil = new AtomicLong(Long.MIN_VALUE);
+  /** Until when (on {@link System#nanoTime}'s scale) borrowed connections are checked; in the past when not suspect. */
+  private final AtomicLong suspectUntil;
 
   private PoolRecovery(DataSource hikari, LongSupplier nanoTime) {
     this.hikari = hikari;
     this.nanoTime = nanoTime;
+    this.suspectUntil = new AtomicLong(nanoTime.getAsLong());
   }
 
   /**
@@ -67,7 +69,7 @@ final class PoolRecovery {
    */
   Connection borrow(ConnectionSource borrow, ConnectionSink giveBack) throws SQLException {
     Connection connection = borrow.get();
-    if (nanoTime.getAsLong() - suspectUntil.get() > 0) {
+    if (!isSuspect()) {
       return connection;
     }
     for (int discarded = 0; discarded < MAX_DISCARDED_PER_BORROW; discarded++) {
@@ -79,6 +81,11 @@ final class PoolRecovery {
       connection = borrow.get();
     }
     return connection;
+  }
+
+  /** Whether the pool met a broken connection less than {@link #SUSPICION} ago (nanoTime differences, as the JDK asks). */
+  boolean isSuspect() {
+    return suspectUntil.get() - nanoTime.getAsLong() > 0;
   }
 
   private static boolean isValid(Connection connection) {

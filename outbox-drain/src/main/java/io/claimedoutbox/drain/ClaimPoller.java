@@ -69,7 +69,7 @@ final class ClaimPoller {
 
   private Poll poll() {
     int asked = Math.min(settings.batchSize(), pool.room());
-    long payloadRoom = pool.isEmpty() ? Math.max(1, pool.payloadRoom()) : pool.payloadRoom();
+    long payloadRoom = pool.payloadRoom();
     if (stopping || asked <= 0 || payloadRoom <= 0) {
       return new Poll(asked, 0);
     }

@@ -16,7 +16,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * exposes for its {@code EntityManager}, a {@code DataSourceTransactionManager} opened for
  * {@code JdbcTemplate} or jOOQ. The connection is asked of {@link DataSourceUtils}, never of an
  * {@code EntityManager}, so an open-in-view {@code EntityManager} bound to the request (Boot's
- * default) cannot hide the transaction. Without an active transaction the store appends on its own.
+ * default) cannot hide the transaction. Without an active transaction the store appends on its own;
+ * inside one that holds no connection of that {@code DataSource} (another resource's transaction)
+ * the append is refused rather than committed outside it.
  */
 final class SpringTransactionAppend implements ClaimedOutboxStore.TransactionalAppend {
 
@@ -32,6 +34,12 @@ final class SpringTransactionAppend implements ClaimedOutboxStore.TransactionalA
   public Optional<List<OutboxEntry>> appendInCurrentTransaction(List<OutboxMessage> messages) {
     if (dataSource == null || !TransactionSynchronizationManager.isActualTransactionActive()) {
       return Optional.empty();
+    }
+    if (!TransactionSynchronizationManager.hasResource(dataSource)) {
+      // committing on its own here would silently leave the caller's transaction: say so instead
+      throw new IllegalStateException("Claimed Outbox: an append inside a transaction that holds no connection of the"
+          + " outbox's DataSource (a transaction manager for another resource); append outside it, or run it under a"
+          + " JpaTransactionManager or DataSourceTransactionManager of that DataSource");
     }
     Connection connection = DataSourceUtils.getConnection(dataSource);
     try {

@@ -49,13 +49,15 @@ for _, index in ipairs(KEYS) do
     for i = 1, #due, 2 do
       local id = due[i]
       local size = 0
-      if taken < wanted and not full and not heldBackByKnownKey(id) then
+      local take = taken < wanted and not full and not heldBackByKnownKey(id)
+      if take then
         size = redis.call('HSTRLEN', ARGV[3] .. id, 'payload')
         if taken > 0 and bytes + size > maxBytes then
           full = true
+          take = false
         end
       end
-      if taken < wanted and not full and not heldBackByKnownKey(id) then
+      if take then
         local hash = redis.call('HGETALL', ARGV[3] .. id)
         local key = orderingKeyOf(hash)
         -- nil when the key has no index (an entry appended before ordering keys were indexed): not held

@@ -51,6 +51,18 @@ public final class FaultProxies implements AutoCloseable {
     faults.arm(fault, skip);
   }
 
+  /**
+   * Arms a fault for the next request whose bytes contain {@code marker} (in UTF-8), such as an
+   * entry's id: other traffic of the store (a pool opening connections in the background, a
+   * validation query) passes unharmed meanwhile.
+   *
+   * @param fault what to do to that request
+   * @param marker text the request carries
+   */
+  public void armFor(Fault fault, String marker) {
+    faults.armFor(fault, 0, marker.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+  }
+
   /** Disarms a fault that has not fired. */
   public void disarm() {
     faults.disarm();
@@ -82,7 +94,7 @@ public final class FaultProxies implements AutoCloseable {
    */
   public Optional<Fault> nextRequest() {
     try {
-      return Optional.ofNullable(faults.fire());
+      return Optional.ofNullable(faults.fire(null, 0));
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
       return Optional.of(Fault.CUT_BEFORE_REQUEST);

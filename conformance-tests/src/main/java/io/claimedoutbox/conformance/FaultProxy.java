@@ -57,10 +57,16 @@ public final class FaultProxy implements AutoCloseable {
     private final AtomicReference<Fault> armed = new AtomicReference<>();
     private final AtomicInteger toSkip = new AtomicInteger();
     private final AtomicInteger fired = new AtomicInteger();
+    private volatile byte[] marker;
     private volatile CountDownLatch held = new CountDownLatch(1);
     private volatile CountDownLatch released = new CountDownLatch(1);
 
     void arm(Fault fault, int skip) {
+      armFor(fault, skip, null);
+    }
+
+    void armFor(Fault fault, int skip, byte[] requestMarker) {
+      marker = requestMarker;
       held = new CountDownLatch(1);
       released = new CountDownLatch(1);
       toSkip.set(skip);
@@ -90,10 +96,13 @@ public final class FaultProxy implements AutoCloseable {
 
     /**
      * Takes the armed fault for a request about to go out, counting it; a held request waits here
-     * for {@link #release()}.
+     * for {@link #release()}. A request without bytes to look into ({@code null}: an in-process
+     * store's) meets a fault armed for a marker as well.
      */
-    Fault fire() throws InterruptedException {
-      if (armed.get() == null || toSkip.getAndDecrement() > 0) {
+    Fault fire(byte[] request, int length) throws InterruptedException {
+      byte[] wanted = marker;
+      if (armed.get() == null || (wanted != null && request != null && !contains(request, length, wanted))
+          || toSkip.getAndDecrement() > 0) {
         return null;
       }
       Fault fault = armed.getAndSet(null);
@@ -107,6 +116,19 @@ public final class FaultProxy implements AutoCloseable {
       }
       return fault;
     }
+  }
+
+  private static boolean contains(byte[] data, int length, byte[] wanted) {
+    outer:
+    for (int start = 0; start + wanted.length <= length; start++) {
+      for (int i = 0; i < wanted.length; i++) {
+        if (data[start + i] != wanted[i]) {
+          continue outer;
+        }
+      }
+      return true;
+    }
+    return false;
   }
 
   private FaultProxy(InetSocketAddress target, Switch faults) throws IOException {
@@ -239,7 +261,7 @@ public final class FaultProxy implements AutoCloseable {
       try (InputStream in = client.getInputStream(); OutputStream out = server.getOutputStream()) {
         int read;
         while ((read = in.read(buffer)) >= 0) {
-          Fault fault = faults.fire();
+          Fault fault = faults.fire(buffer, read);
           if (fault == Fault.CUT_BEFORE_REQUEST) {
             closeBoth();
             return;

@@ -124,7 +124,8 @@ public abstract class FaultRules extends ConformanceTestBase {
   void f3_aWriteHeldPastItsLeaseNeverLandsOverTheNewHolder() throws Exception {
     openFaultyStore(Rule.F3);
     Claim alice = appendAndClaim(ALICE);
-    proxies.arm(Fault.HOLD_REQUEST);
+    // held by its entry id: a pool still opening connections in the background must not be held instead
+    proxies.armFor(Fault.HOLD_REQUEST, alice.entryId().value());
     CompletableFuture<Attempt> late = CompletableFuture.supplyAsync(
         () -> Attempt.of(() -> faulty.tryMarkClaimDelivered(alice, DeliveryReceipt.of("late"))));
     RuleCheck.require(Rule.F3, proxies.awaitHeld(WAIT), () -> "the delivery never reached the fault proxy");
@@ -141,7 +142,7 @@ public abstract class FaultRules extends ConformanceTestBase {
         () -> "Bob's claim must still hold the entry, but the row is " + now);
 
     Claim deleted = appendAndClaim(ALICE);
-    proxies.arm(Fault.HOLD_REQUEST);
+    proxies.armFor(Fault.HOLD_REQUEST, deleted.entryId().value());
     CompletableFuture<Attempt> orphan = CompletableFuture.supplyAsync(
         () -> Attempt.of(() -> faulty.tryMarkClaimDelivered(deleted, DeliveryReceipt.of("late"))));
     RuleCheck.require(Rule.F3, proxies.awaitHeld(WAIT), () -> "the second delivery never reached the fault proxy");

@@ -60,6 +60,12 @@ public enum Rule {
       + " and update time, a failure's and a delivery's update time; a retry time is stored as asked",
       "that the store-time option replaces the injected clock in the transition path as well as in claims"
           + " (requires FixtureCapability.STORE_TIME)"),
+  C16(Level.OPTIONAL, "claimAppended claims entries handed to it as appended exactly as a claim would, and only"
+      + " those still at their appended revision and due: one another worker claimed first, one not yet available and"
+      + " one with an ordering key are left out; the claim is the stored entry and its delivery is APPLIED; bad"
+      + " arguments are rejected naming them",
+      "the compare-and-set on the appended revision (no due query) and the candidate filter (AppendedClaims); requires"
+          + " StoreCapability.CLAIM_APPENDED, others report it skipped"),
   O1(Level.REQUIRED, "Entries of one ordering key are claimed one at a time, in append order: while the first"
       + " is pending or claimed no later one of its key is handed out; other keys and unkeyed entries are not held back",
       "that the due query passes over an entry while an earlier entry of its key is not yet delivered or"

@@ -16,13 +16,13 @@ import javax.sql.DataSource;
  * the run never touches other tables and never meets another run. One pool, shared by every
  * contender on that server.
  */
-final class BenchDatabase implements AutoCloseable {
+public final class BenchDatabase implements AutoCloseable {
 
   private final String name;
   private final JdbcNamespace namespace;
   private final HikariDataSource dataSource;
 
-  BenchDatabase(String jdbcUrl) throws SQLException {
+  public BenchDatabase(String jdbcUrl) throws SQLException {
     this.namespace = JdbcNamespace.create(jdbcUrl, "outbox_bench");
     if (namespace.database() == OutboxDatabase.H2) {
       namespace.close();
@@ -40,24 +40,29 @@ final class BenchDatabase implements AutoCloseable {
     this.dataSource = new HikariDataSource(config);
   }
 
-  String name() {
+  public String name() {
     return name;
   }
 
-  boolean isPostgreSql() {
+  /** @return the JDBC URL of the benchmark's namespace (another process can open it too) */
+  public String url() {
+    return namespace.url();
+  }
+
+  public boolean isPostgreSql() {
     return namespace.database() == OutboxDatabase.POSTGRESQL;
   }
 
-  OutboxDatabase database() {
+  public OutboxDatabase database() {
     return namespace.database();
   }
 
-  DataSource dataSource() {
+  public DataSource dataSource() {
     return dataSource;
   }
 
   /** @return the single number {@code sql} selects, for example a {@code COUNT(*)} */
-  long count(String sql) throws SQLException {
+  public long count(String sql) throws SQLException {
     try (Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement();
         ResultSet result = statement.executeQuery(sql)) {
@@ -66,7 +71,7 @@ final class BenchDatabase implements AutoCloseable {
     }
   }
 
-  void execute(String sql) throws SQLException {
+  public void execute(String sql) throws SQLException {
     try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
       statement.execute(sql);
     }

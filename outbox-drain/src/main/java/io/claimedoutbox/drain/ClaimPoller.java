@@ -1,17 +1,23 @@
 package io.claimedoutbox.drain;
 
 import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
+import io.claimedoutbox.port.spi.PayloadBudget;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +34,20 @@ import org.slf4j.LoggerFactory;
  * to {@code maxIdle} while the store keeps returning nothing. One thing cuts that wait short: an
  * entry with an ordering key leaving the pool, because the next entry of its key may have become
  * claimable — without it, a busy key would move one entry per idle wait.
+ *
+ * <p><b>Commit wake-ups</b> ({@link #entriesCommitted}) cut the wait short too, but never make
+ * a storm: a wake-up only sets a flag and cancels the pending idle turn. Wake-ups that arrive
+ * while a claim runs are answered by one claim after it, and no wake-up starts a claim sooner than
+ * the gap after the previous claim started: {@code wakeUpGap}, doubled up to 16 ms while more than
+ * one commit arrives per turn. So a burst of commits becomes one claim and a high append rate
+ * fuller claims, not one per commit. A wake-up whose entry another drain took
+ * costs one empty claim and counts as an empty poll.
+ *
+ * <p><b>Hand-over.</b> A commit in this JVM names its entries; where the store can
+ * ({@link StoreCapability#CLAIM_APPENDED}) the next turn claims exactly those with one conditional
+ * write ({@code claimAppended}) instead of a due query, and the due query keeps the cadence it
+ * would have had without the commits (so retries, expired leases and other processes' entries are
+ * still found). An entry another drain took first is simply not claimed.
  */
 final class ClaimPoller {
 
@@ -37,11 +57,38 @@ final class ClaimPoller {
   private final DrainSettings settings;
   private final HandlerPool pool;
   private final ScheduledExecutorService scheduler;
+  /** The widest the wake-up gap grows under a stream of commits. */
+  private static final long MAX_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(16);
+
+  /** More committed entries than this wait for a hand-over: the rest is left to the due query. */
+  private static final int HAND_OVER_LIMIT = 4 * StoreArguments.MAX_BATCH;
+
   private final AtomicBoolean parked = new AtomicBoolean();
   /** The turn scheduled after an idle backoff, while it has not started. */
   private final AtomicReference<ScheduledFuture<?>> idleTurn = new AtomicReference<>();
   /** Set when a keyed entry leaves the pool, cleared when a turn starts polling. */
   private final AtomicBoolean keyReleased = new AtomicBoolean();
+  /** Set by a commit wake-up, cleared when a turn starts polling. */
+  private final AtomicBoolean commitSeen = new AtomicBoolean();
+  private final long wakeUpGapNanos;
+  /** The gap now: {@code wakeUpGap}, widened while commits keep arriving faster than turns. */
+  private volatile long gapNanos;
+  private final AtomicInteger commitsSinceTurn = new AtomicInteger();
+  private volatile long lastPollStart = System.nanoTime();
+  /** Entries committed in this JVM, to claim as appended ({@code claimAppended}) at the next turn. */
+  private final ConcurrentLinkedQueue<OutboxEntry> handOver = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger handOverSize = new AtomicInteger();
+  /** Set by a commit whose entries are not known (another process, or more than fit the queue). */
+  private final AtomicBoolean unknownCommit = new AtomicBoolean();
+  private final boolean claimsAppended;
+  /** When the next due query is owed ({@link System#nanoTime()}), whatever hand-overs happen. */
+  private volatile long duePollAt = System.nanoTime();
+  /**
+   * Whether the next turn runs the due query: the first turn, a turn the back-off scheduled, one
+   * after a full batch, one a released key asks for. A turn woken by commits in this JVM only hands
+   * their entries over.
+   */
+  private final AtomicBoolean dueQueryOwed = new AtomicBoolean(true);
   private final boolean claimsByKey;
   private final CallGate claims = new CallGate();
   private final DrainFailures failures;
@@ -56,7 +103,10 @@ final class ClaimPoller {
     this.pool = pool;
     this.scheduler = scheduler;
     this.idle = settings.minIdle();
+    this.wakeUpGapNanos = settings.wakeUpGap().toNanos();
+    this.gapNanos = wakeUpGapNanos;
     this.claimsByKey = store.capabilities().contains(StoreCapability.CLAIM_BY_KEY);
+    this.claimsAppended = store.capabilities().contains(StoreCapability.CLAIM_APPENDED);
   }
 
   /** Claims as many due entries as the pool has room for, at most a batch, and dispatches them. */
@@ -96,25 +146,130 @@ final class ClaimPoller {
       return;
     }
     if (mustWaitForRoom()) {
-      parked.set(true);
-      if (!mustWaitForRoom() && parked.compareAndSet(true, false)) {
-        execute(this::loop);
-      }
+      park();
       return;
     }
-    long delayMillis;
+    long delayNanos;
     keyReleased.set(false);
+    commitSeen.set(false);
+    lastPollStart = System.nanoTime();
+    adaptGap(commitsSinceTurn.getAndSet(0));
     try {
-      Poll poll = poll();
-      delayMillis = waitAfter(poll.asked(), poll.claimed()).toMillis();
+      boolean handedOver = handOver();
+      if (handedOver && mustWaitForRoom()) {
+        // the hand-over filled the pool: the next entry to leave it resumes the loop (and any due
+        // query the left-over entries owe)
+        park();
+        return;
+      }
+      if (dueQueryOwed.getAndSet(false) | unknownCommit.getAndSet(false)) {
+        Poll poll = poll();
+        delayNanos = waitAfter(poll.asked(), poll.claimed()).toNanos();
+        duePollAt = System.nanoTime() + delayNanos;
+        if (delayNanos == 0) {
+          dueQueryOwed.set(true);
+        }
+      } else {
+        // the commits were claimed as appended: the due query keeps its own cadence
+        delayNanos = Math.max(1, duePollAt - System.nanoTime());
+      }
     } catch (RuntimeException | Error failure) {
       failures.failed(DrainFailures.Part.CLAIM, failure);
-      delayMillis = waitAfter(1, 0).toMillis();
+      unknownCommit.set(true);
+      delayNanos = waitAfter(1, 0).toNanos();
+      duePollAt = System.nanoTime() + delayNanos;
     }
-    if (delayMillis == 0) {
+    if (delayNanos == 0) {
       execute(this::loop);
     } else {
-      schedule(delayMillis);
+      schedule(delayNanos);
+    }
+  }
+
+  /**
+   * The store reported a commit of new entries: poll soon (not sooner than {@code wakeUpGap} after
+   * the last poll started). Called on the committing or the store's listening thread; only sets a
+   * flag and reschedules.
+   */
+  void entriesCommitted(List<OutboxEntry> appended) {
+    if (stopping) {
+      return;
+    }
+    if (claimsAppended && !appended.isEmpty() && handOverSize.get() < HAND_OVER_LIMIT) {
+      handOverSize.addAndGet(appended.size());
+      handOver.addAll(appended);
+    } else {
+      unknownCommit.set(true);
+    }
+    commitsSinceTurn.incrementAndGet();
+    commitSeen.set(true);
+    wakeSoon();
+  }
+
+  /**
+   * More than one commit since the last turn means commits come faster than turns: the gap
+   * doubles (up to 16 ms, so a turn takes a fuller batch and a high rate costs fewer claims); a
+   * turn for at most one commit brings it back to {@code wakeUpGap}, so a trickle is claimed at once.
+   */
+  private void adaptGap(int commits) {
+    if (commits > 1) {
+      gapNanos = Math.max(wakeUpGapNanos, Math.min(MAX_GAP_NANOS, Math.max(gapNanos * 2, 1_000_000L)));
+    } else {
+      gapNanos = wakeUpGapNanos;
+    }
+  }
+
+  /** Cuts the pending idle wait short, though not to less than {@code wakeUpGap} after the last turn. */
+  private void wakeSoon() {
+    ScheduledFuture<?> pending = idleTurn.getAndSet(null);
+    if (pending != null && pending.cancel(false)) {
+      long wait = lastPollStart + gapNanos - System.nanoTime();
+      if (wait <= 0) {
+        execute(this::loop);
+      } else {
+        scheduleIdleTurn(wait);
+      }
+    }
+  }
+
+  /**
+   * Claims the entries committed in this JVM since the last turn as appended: one conditional
+   * write, no due query. What does not fit the pool's room (or its payload room) is left to the due
+   * query, which is then owed at once.
+   *
+   * @return whether there were entries to hand over
+   */
+  private boolean handOver() {
+    if (handOver.isEmpty()) {
+      return false;
+    }
+    int room = Math.min(pool.room(), StoreArguments.MAX_BATCH);
+    PayloadBudget budget = PayloadBudget.of(Math.max(1, pool.payloadRoom()));
+    List<OutboxEntry> taken = new ArrayList<>();
+    OutboxEntry next;
+    while ((next = handOver.poll()) != null) {
+      handOverSize.decrementAndGet();
+      if (taken.size() < room && budget.take(next.message().payloadSize())) {
+        taken.add(next);
+      } else {
+        unknownCommit.set(true);
+      }
+    }
+    if (!taken.isEmpty() && !stopping) {
+      claims.run(() -> dispatch(store.claimAppended(settings.worker(), taken, settings.lease())), List::of);
+      failures.claimSucceeded();
+    }
+    return true;
+  }
+
+  private boolean hasHandOver() {
+    return !handOver.isEmpty();
+  }
+
+  private void park() {
+    parked.set(true);
+    if (!mustWaitForRoom() && parked.compareAndSet(true, false)) {
+      execute(this::loop);
     }
   }
 
@@ -173,6 +328,7 @@ final class ClaimPoller {
   }
 
   private void wakeUpForKey() {
+    dueQueryOwed.set(true);
     keyReleased.set(true);
     wakeFromIdle();
   }
@@ -199,6 +355,9 @@ final class ClaimPoller {
 
   private void turnAfterIdle() {
     idleTurn.set(null);
+    if (System.nanoTime() - duePollAt >= 0 || !hasHandOver()) {
+      dueQueryOwed.set(true);
+    }
     loop();
   }
 
@@ -221,15 +380,26 @@ final class ClaimPoller {
     }
   }
 
-  private void schedule(long delayMillis) {
-    try {
-      idleTurn.set(scheduler.schedule(this::turnAfterIdle, delayMillis, TimeUnit.MILLISECONDS));
-      // A key released while this turn polled was not seen by its wake-up (no idle turn yet).
+  private void schedule(long delayNanos) {
+    if (scheduleIdleTurn(delayNanos)) {
+      // A key released or a commit reported while this turn polled was not seen by its wake-up
+      // (there was no idle turn yet to cut short).
       if (keyReleased.get()) {
         wakeFromIdle();
+      } else if (commitSeen.get()) {
+        wakeSoon();
       }
+    }
+  }
+
+  /** @return whether the turn was scheduled (the scheduler is not shut down) */
+  private boolean scheduleIdleTurn(long delayNanos) {
+    try {
+      idleTurn.set(scheduler.schedule(this::turnAfterIdle, delayNanos, TimeUnit.NANOSECONDS));
+      return true;
     } catch (RejectedExecutionException shutDown) {
       LOG.debug("Outbox drain {} scheduler is shut down", settings.worker());
+      return false;
     }
   }
 }

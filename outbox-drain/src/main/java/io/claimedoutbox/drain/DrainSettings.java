@@ -17,6 +17,7 @@ record DrainSettings(
     Duration lease,
     Duration minIdle,
     Duration maxIdle,
+    Duration wakeUpGap,
     Duration renewalInterval,
     Duration renewWhenRemaining,
     Duration shutdownTimeout,

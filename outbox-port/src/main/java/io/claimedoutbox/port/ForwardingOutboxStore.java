@@ -63,6 +63,11 @@ public abstract class ForwardingOutboxStore implements OutboxClaimOutcomeStore {
   }
 
   @Override
+  public List<Claim> claimAppended(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
+    return delegate.claimAppended(worker, appended, lease);
+  }
+
+  @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
     return delegate.appendAll(messages);
   }
@@ -75,5 +80,10 @@ public abstract class ForwardingOutboxStore implements OutboxClaimOutcomeStore {
   @Override
   public boolean delete(EntryId id) {
     return delegate.delete(id);
+  }
+
+  @Override
+  public CommitNotifications commitNotifications() {
+    return delegate.commitNotifications();
   }
 }

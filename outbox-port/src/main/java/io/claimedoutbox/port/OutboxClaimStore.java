@@ -76,6 +76,26 @@ public interface OutboxClaimStore extends OutboxStore {
   }
 
   /**
+   * Claims entries the caller holds as they were appended (a commit notification's entries),
+   * without a due query: each is claimed exactly as {@link #claimDue} would claim it, and only if
+   * it is still at its appended revision — an entry another worker claimed first, or that changed
+   * or went away since, is left out, as is one not due yet ({@code availableAt} in the future) and
+   * one with an ordering key (the due query decides whether it is its key's first). Stores that
+   * declare {@link StoreCapability#CLAIM_APPENDED} write the whole batch in one conditional write;
+   * the default claims nothing, and a caller then relies on {@link #claimDue}.
+   *
+   * @param worker who claims
+   * @param appended entries as the store appended them (revision 1); at most
+   *     {@link StoreArguments#MAX_BATCH}
+   * @param lease how long others must wait, as for {@link #claimDue}
+   * @return the claims, a subset of {@code appended} in its order
+   */
+  default List<Claim> claimAppended(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
+    StoreArguments.checkClaimAppended(worker, appended, lease);
+    return List.of();
+  }
+
+  /**
    * Marks the claimed entry delivered.
    *
    * @param claim the caller's claim
@@ -110,4 +130,14 @@ public interface OutboxClaimStore extends OutboxStore {
    * @return the durable entry after the call, or the claim's snapshot when the row is gone
    */
   OutboxEntry saveClaim(Claim claim, LeaseRenewal renewal);
+
+  /**
+   * Where this store tells its drains that entries were committed ({@link CommitNotifications}).
+   * The default has none: drains then poll only.
+   *
+   * @return the store's commit notifications; never {@code null}
+   */
+  default CommitNotifications commitNotifications() {
+    return CommitNotifications.NONE;
+  }
 }

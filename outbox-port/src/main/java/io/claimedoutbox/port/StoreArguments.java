@@ -4,6 +4,7 @@ import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
@@ -72,6 +73,27 @@ public final class StoreArguments {
     Arguments.requireNonNull(worker, "worker");
     Arguments.requireText(orderingKey, "orderingKey", 255);
     Arguments.requireLease(lease, "lease");
+  }
+
+  /**
+   * Checks the arguments of {@link OutboxClaimStore#claimAppended}.
+   *
+   * @param worker who claims
+   * @param appended the entries as appended
+   * @param lease the lease
+   * @return {@code appended}, copied
+   */
+  public static List<OutboxEntry> checkClaimAppended(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
+    Arguments.requireNonNull(worker, "worker");
+    Arguments.requireNonNull(appended, "appended");
+    Arguments.requireLease(lease, "lease");
+    if (appended.size() > MAX_BATCH) {
+      throw new IllegalArgumentException("appended must hold at most " + MAX_BATCH + " entries, held " + appended.size());
+    }
+    for (int i = 0; i < appended.size(); i++) {
+      Arguments.requireNonNull(appended.get(i), "appended[" + i + "]");
+    }
+    return List.copyOf(appended);
   }
 
   /**

@@ -17,5 +17,11 @@ public enum StoreCapability {
    * {@link OutboxClaimStore#claimNextOfKey} finds a key's next entry with one lookup in an index of
    * each key's unfinished entries, so a drain hands a busy key on without a full due query.
    */
-  CLAIM_BY_KEY
+  CLAIM_BY_KEY,
+  /**
+   * {@link OutboxClaimStore#claimAppended} claims entries it is handed as appended with one
+   * conditional write per batch (no due query), so a drain woken by a commit in its own JVM claims
+   * what was committed in one round trip.
+   */
+  CLAIM_APPENDED
 }

@@ -1,5 +1,9 @@
 package io.claimedoutbox.spring;
 
+import io.claimedoutbox.domain.OutboxEntry;
+import java.util.List;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoDatabase;
 import io.claimedoutbox.adapter.mongodb.MongoOutboxStore;
@@ -52,7 +56,16 @@ class MongoBackendConfiguration {
     store.createIndexes();
     TransactionDatabase transaction = transactions.getIfAvailable(() -> name -> Optional.empty());
     return new OutboxBackend("mongodb", store, store, messages -> transaction.ofCurrentTransaction(database)
-        .map(handle -> store.appendThrough(handle, messages)));
+        .map(handle -> {
+          List<OutboxEntry> appended = store.appendThrough(handle, messages);
+          TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+            @Override
+            public void afterCommit() {
+              store.entriesCommitted();
+            }
+          });
+          return appended;
+        }));
   }
 
   /** Spring Data MongoDB's transactions, when the application has them. */

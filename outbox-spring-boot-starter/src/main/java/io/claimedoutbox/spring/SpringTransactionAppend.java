@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Optional;
 import javax.sql.DataSource;
 import org.springframework.jdbc.datasource.DataSourceUtils;
+import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
@@ -18,7 +19,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * {@code EntityManager}, so an open-in-view {@code EntityManager} bound to the request (Boot's
  * default) cannot hide the transaction. Without an active transaction the store appends on its own;
  * inside one that holds no connection of that {@code DataSource} (another resource's transaction)
- * the append is refused rather than committed outside it.
+ * the append is refused rather than committed outside it. Once the transaction has committed, the
+ * store's drains are told of the entries ({@link JpaOutboxStore#entriesCommitted(List)}), so they claim
+ * exactly those; a rollback tells nothing.
  */
 final class SpringTransactionAppend implements ClaimedOutboxStore.TransactionalAppend {
 
@@ -42,10 +45,18 @@ final class SpringTransactionAppend implements ClaimedOutboxStore.TransactionalA
           + " JpaTransactionManager or DataSourceTransactionManager of that DataSource");
     }
     Connection connection = DataSourceUtils.getConnection(dataSource);
+    List<OutboxEntry> appended;
     try {
-      return Optional.of(store.appendOn(connection, messages));
+      appended = store.appendOn(connection, messages);
     } finally {
       DataSourceUtils.releaseConnection(connection, dataSource);
     }
+    TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+      @Override
+      public void afterCommit() {
+        store.entriesCommitted(appended);
+      }
+    });
+    return Optional.of(appended);
   }
 }

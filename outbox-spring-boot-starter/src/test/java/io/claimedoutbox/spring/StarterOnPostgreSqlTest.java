@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.claimedoutbox.domain.EntryStatus;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.micrometer.OutboxMetrics;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxClaimStore;
@@ -13,6 +15,7 @@ import io.claimedoutbox.spring.app.OrderService;
 import io.claimedoutbox.spring.app.OrdersTestApplication;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.DisplayName;
@@ -86,6 +89,23 @@ class StarterOnPostgreSqlTest {
     assertThat(deliveries.all()).anyMatch(entry -> entry.message().orderingKey().orElseThrow().equals("order-1"));
     String status = jdbc.queryForObject("SELECT status FROM outbox_entry WHERE ordering_key = 'order-1'", String.class);
     assertThat(List.of("CLAIMED", "DELIVERED")).contains(status);
+  }
+
+  @Test
+  void theDrainIsToldOfACommitAndNotOfARollback() {
+    List<List<OutboxEntry>> told = new CopyOnWriteArrayList<>();
+    // commits heard from other processes come without entries; only this JVM's commits name them
+    try (CommitNotifications.Subscription subscription = store.commitNotifications().subscribe(appended -> {
+      if (!appended.isEmpty()) {
+        told.add(appended);
+      }
+    })) {
+      assertThatThrownBy(() -> orders.place("order-told-rolled-back", 0)).isInstanceOf(IllegalArgumentException.class);
+      assertThat(told).as("told of a rolled-back order").isEmpty();
+      orders.place("order-told", 2);
+      assertThat(told).as("told once, after the commit, of the order's entries").hasSize(1);
+      assertThat(told.get(0)).allMatch(entry -> entry.message().orderingKey().orElseThrow().equals("order-told"));
+    }
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.jpa;
 
+import io.claimedoutbox.adapter.jpa.JdbcAccess.Repeat;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
@@ -55,6 +56,42 @@ abstract class DueEntryClaimer {
       }
       return claimed;
     });
+  }
+
+  /**
+   * Claims entries known as appended ({@link io.claimedoutbox.port.OutboxClaimStore#claimAppended}):
+   * no due query, one write of all claims, each conditioned on the revision it was appended at. A
+   * row whose update count the driver did not report is read back and is ours only if it carries
+   * this claim's write stamp.
+   *
+   * @return the entries as claimed and committed, in the order given
+   */
+  final List<OutboxEntry> claimAppended(WorkerId worker, List<OutboxEntry> candidates, Duration lease, Instant now)
+      throws SQLException {
+    WriteStamp stamp = WriteStamp.fresh();
+    List<RowWriter.RowWrite> writes = new ArrayList<>(candidates.size());
+    for (OutboxEntry entry : candidates) {
+      writes.add(new RowWriter.RowWrite(entry.claimedBy(worker, now, lease, stamp), entry.revision(), null));
+    }
+    JdbcAccess.Work<List<OutboxEntry>> work = connection -> {
+      int[] outcomes = writer.write(connection, writes);
+      List<OutboxEntry> claimed = new ArrayList<>(writes.size());
+      for (int i = 0; i < outcomes.length; i++) {
+        OutboxEntry written = writes.get(i).written();
+        if (outcomes[i] == RowWriter.WRITTEN || outcomes[i] == RowWriter.UNKNOWN && carries(connection, written)) {
+          claimed.add(written);
+        }
+      }
+      return claimed;
+    };
+    // the claims are new: repeating them after a broken connection could not tell ours from a rival's
+    return writer.isOneStatement() ? jdbc.autoCommitted(Repeat.ONCE, work) : jdbc.inTransaction(Repeat.ONCE, work);
+  }
+
+  private boolean carries(Connection connection, OutboxEntry written) throws SQLException {
+    return EntryRows.find(connection, written.id(), false, dialect)
+        .map(stored -> stored.lastWriteStamp().equals(written.lastWriteStamp()))
+        .orElse(false);
   }
 
   /** Runs the claim: in one locking transaction, or statement by statement. */

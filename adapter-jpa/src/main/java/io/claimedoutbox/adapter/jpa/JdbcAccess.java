@@ -87,6 +87,32 @@ final class JdbcAccess {
     return retrying(repeat, () -> inTransactionOnce(work));
   }
 
+  /**
+   * A connection kept out of the pool for as long as the caller likes (a listening session), in
+   * auto-commit mode; give it back with {@link #giveBack}.
+   */
+  Connection dedicated() throws SQLException {
+    Connection connection = borrow();
+    try {
+      if (!connection.getAutoCommit()) {
+        connection.setAutoCommit(true);
+      }
+      return connection;
+    } catch (SQLException failure) {
+      giveBack(connection);
+      throw failure;
+    }
+  }
+
+  /** Returns a {@link #dedicated} connection (a broken one is closed by the pool). */
+  void giveBack(Connection connection) {
+    try {
+      connections.closeConnection(connection);
+    } catch (SQLException ignored) {
+      // a broken listening connection: the pool has nothing more to take back
+    }
+  }
+
   /** Something run against the database, as a whole. */
   @FunctionalInterface
   private interface Attempt<T> {

@@ -13,7 +13,10 @@ import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OperationArguments;
+import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.spi.AppendedClaims;
+import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.OutboxOperations;
 import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
@@ -72,6 +75,9 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
   private final ClaimLocking claimLocking;
   private final SqlTransitions transitions;
   private final SqlOperations operations;
+  private final CommitSignal commits;
+  /** The channel to other JVMs, or {@code null} where the database has none. */
+  private final PostgresCommitChannel channel;
 
   private JpaOutboxStore(Builder builder) {
     this.jdbc = new JdbcAccess(builder.factory);
@@ -84,6 +90,18 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
         ? new SkipLockedClaimer(jdbc, dialect) : new OptimisticClaimer(jdbc, dialect);
     this.transitions = new SqlTransitions(jdbc, dialect, clock);
     this.operations = new SqlOperations(jdbc, dialect, clock);
+    this.channel = builder.listen && dialect == SqlDialect.POSTGRESQL && hasPostgresDriver()
+        ? new PostgresCommitChannel(jdbc) : null;
+    this.commits = channel != null ? CommitSignal.withRemote(channel::listen) : CommitSignal.local();
+  }
+
+  private static boolean hasPostgresDriver() {
+    try {
+      Class.forName("org.postgresql.PGConnection", false, JpaOutboxStore.class.getClassLoader());
+      return true;
+    } catch (ClassNotFoundException | LinkageError absent) {
+      return false;
+    }
   }
 
   /**
@@ -105,7 +123,7 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
   @Override
   public Set<StoreCapability> capabilities() {
     return Set.of(StoreCapability.TRANSACTIONAL_APPEND, StoreCapability.ATOMIC_EVALUATION,
-        StoreCapability.CLAIM_BY_KEY);
+        StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_APPENDED);
   }
 
   /**
@@ -119,16 +137,57 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
     if (batch.isEmpty()) {
       return List.of();
     }
+    List<OutboxEntry> appended;
     try {
-      return jdbc.inTransaction(Repeat.ONCE, connection -> insert(connection, batch));
+      appended = jdbc.inTransaction(Repeat.ONCE, connection -> insert(connection, batch));
     } catch (SQLException | RuntimeException failure) {
       throw JdbcAccess.failure("append", failure);
+    }
+    entriesCommitted(appended);
+    return appended;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Drains of this store object are told after {@link #appendAll} commits and after a
+   * transaction of {@link #appendWithin} commits; after {@link #appendOn} the caller says when
+   * ({@link #entriesCommitted}). On PostgreSQL (unless {@link Builder#listenAcrossProcesses} is off)
+   * they also hear commits of other processes; see the builder.
+   */
+  @Override
+  public CommitNotifications commitNotifications() {
+    return commits;
+  }
+
+  /**
+   * Tells the drains (of this JVM and, on PostgreSQL, of others) that entries appended with
+   * {@link #appendOn} were committed, so they claim them now rather than at their next poll. Call it
+   * after the commit; calling it without one costs the drains an empty claim, never an error.
+   */
+  public void entriesCommitted() {
+    entriesCommitted(List.of());
+  }
+
+  /**
+   * {@link #entriesCommitted()} for entries this store appended with {@link #appendOn}: the drains
+   * of this JVM claim exactly these ({@link #claimAppended}: one write, no due query).
+   *
+   * @param appended what {@code appendOn} returned, committed
+   */
+  public void entriesCommitted(List<OutboxEntry> appended) {
+    Arguments.requireNonNull(appended, "appended");
+    commits.committed(appended);
+    if (channel != null) {
+      channel.announce();
     }
   }
 
   /**
    * Appends within the caller's transaction, on its connection: the entries are written exactly
    * when the caller's business change commits, and not at all when it rolls back.
+   *
+   * <p>Drains of this store are told when that transaction commits, and not when it rolls back.
    *
    * @param em the caller's entity manager, in an active transaction
    * @param messages what to append
@@ -142,7 +201,10 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
       throw new IllegalStateException("appendWithin needs an active transaction on em");
     }
     try {
-      return em.unwrap(Session.class).doReturningWork(connection -> insert(connection, batch));
+      Session session = em.unwrap(Session.class);
+      List<OutboxEntry> appended = session.doReturningWork(connection -> insert(connection, batch));
+      session.getTransaction().registerSynchronization(new AfterCommit(() -> entriesCommitted(appended)));
+      return appended;
     } catch (RuntimeException failure) {
       throw JdbcAccess.failure("append", failure);
     }
@@ -152,7 +214,9 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
    * Appends on the caller's JDBC connection, inside the transaction open on it (plain JDBC, jOOQ,
    * MyBatis, or the connection a Spring transaction holds): the entries are written exactly when the
    * caller commits, and not at all when it rolls back. The connection stays the caller's: neither
-   * committed nor closed here.
+   * committed nor closed here. The store cannot see that commit: call {@link #entriesCommitted()}
+   * after it for the drains to claim at once (the Spring Boot starter does), or they find the
+   * entries at their next poll.
    *
    * @param connection a connection with auto-commit off, to the outbox's database
    * @param messages what to append
@@ -248,6 +312,26 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
       });
     } catch (SQLException failure) {
       throw JdbcAccess.failure("claim the next entry of " + orderingKey + " for " + worker, failure);
+    }
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One statement on PostgreSQL ({@link RowWriter}), a batch in one transaction elsewhere.
+   */
+  @Override
+  public List<Claim> claimAppended(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
+    List<OutboxEntry> checked = StoreArguments.checkClaimAppended(worker, appended, lease);
+    Instant now = clock.instant();
+    List<OutboxEntry> candidates = AppendedClaims.candidates(checked, now);
+    if (candidates.isEmpty()) {
+      return List.of();
+    }
+    try {
+      return claimer.claimAppended(worker, candidates, lease, now).stream().map(Claim::of).toList();
+    } catch (SQLException failure) {
+      throw JdbcAccess.failure("claim appended entries", failure);
     }
   }
 
@@ -347,6 +431,7 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
     private Clock clock = Clock.systemUTC();
     private Duration storeTime;
     private ClaimLocking claimLocking = ClaimLocking.AUTO;
+    private boolean listen = true;
 
     private Builder(EntityManagerFactory factory) {
       this.factory = factory;
@@ -379,6 +464,21 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
      */
     public Builder claimLocking(ClaimLocking value) {
       this.claimLocking = Arguments.requireNonNull(value, "claimLocking");
+      return this;
+    }
+
+    /**
+     * Whether drains of this store hear appends committed by other JVMs (default yes). On PostgreSQL
+     * with its own JDBC driver that is {@code LISTEN}/{@code NOTIFY}: one pool connection is held
+     * while a drain of this store runs, and each append (or burst of appends) sends one
+     * {@code NOTIFY} after its commit. Other databases have no such channel; drains in the JVM
+     * that appends are woken either way.
+     *
+     * @param value {@code false} to send and hear no notifications across JVMs
+     * @return this builder
+     */
+    public Builder listenAcrossProcesses(boolean value) {
+      this.listen = value;
       return this;
     }
 

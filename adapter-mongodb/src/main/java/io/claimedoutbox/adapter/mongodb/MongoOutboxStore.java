@@ -49,7 +49,9 @@ import io.claimedoutbox.port.LostAcknowledgement;
 import io.claimedoutbox.port.NewEntries;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OperationArguments;
+import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.OutboxOperations;
 import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
@@ -116,6 +118,7 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   /** The name of the index of dead letters by id, for the dead-letter list. */
   public static final String DEAD_LETTER_INDEX = "outbox_dead_letters";
 
+  private final CommitSignal commits = CommitSignal.local();
   private final MongoCollection<Document> collection;
   private final Clock clock;
   private final MongoOperations operations;
@@ -215,13 +218,39 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     List<OutboxEntry> entries = NewEntries.of(batch, clock.instant());
     if (!entries.isEmpty()) {
       run("append", () -> collection.insertMany(entries.stream().map(EntryDocuments::toDocument).toList()));
+      commits.committed(entries);
     }
     return entries;
   }
 
   /**
+   * {@inheritDoc}
+   *
+   * <p>Drains of this store object are told after {@link #appendAll(List)} and after an append in a
+   * session without a transaction; after an append in a transaction the caller says when it
+   * committed ({@link #entriesCommitted}; the Spring Boot starter does). Commits of other
+   * processes are not heard (change streams are not used): their entries are found by polling.
+   */
+  @Override
+  public CommitNotifications commitNotifications() {
+    return commits;
+  }
+
+  /**
+   * Tells this JVM's drains of this store that entries appended in a transaction were committed,
+   * so they claim them now rather than at their next poll. Calling it without a commit costs the
+   * drains an empty claim, never an error.
+   */
+  public void entriesCommitted() {
+    commits.committed();
+  }
+
+  /**
    * Appends within the caller's session, joining its transaction when one is active: the entries
    * are written exactly when the caller's transaction commits.
+   *
+   * <p>In a transaction, call {@link #entriesCommitted()} after the commit for the drains to claim
+   * at once; without one, they are told here.
    *
    * @param session the caller's session
    * @param messages what to append
@@ -234,6 +263,9 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     if (!entries.isEmpty()) {
       run("append", () -> collection.insertMany(session,
           entries.stream().map(EntryDocuments::toDocument).toList()));
+      if (!session.hasActiveTransaction()) {
+        commits.committed(entries);
+      }
     }
     return entries;
   }

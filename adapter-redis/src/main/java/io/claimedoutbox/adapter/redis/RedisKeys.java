@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
  * {prefix:s}:failed         set       FAILED entry ids (for the counts)
  * {prefix:s}:finished       zset      DELIVERED and DEAD_LETTERED entry ids, scored by finish time (purge)
  * {prefix:s}:dead           zset      DEAD_LETTERED entry ids, all scored 0, so ordered by id
+ * {prefix}:appended          channel   "entries were appended" (sharded publish on a Cluster)
  * </pre>
  *
  * <p>Entry ids name their shard: {@code <uuid v7>.<shard>}. The number of shards may grow later
@@ -179,5 +180,10 @@ public final class RedisKeys {
     }
     int shard = Integer.parseInt(digits);
     return shard < shards ? OptionalInt.of(shard) : OptionalInt.empty();
+  }
+
+  /** @return the channel appends are announced on */
+  String appendedChannel() {
+    return "{" + prefix + "}:appended";
   }
 }

@@ -16,7 +16,10 @@ import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.LostAcknowledgement;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OperationArguments;
+import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.spi.AppendedClaims;
+import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.OutboxOperations;
 import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
@@ -95,12 +98,30 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   private final Clock clock;
   private final AtomicInteger nextAppendShard = new AtomicInteger();
   private final RedisOperations operations;
+  private final CommitSignal commits;
+  /** The channel to other JVMs, or {@code null} when turned off. */
+  private final RedisCommitChannel channel;
 
   private RedisOutboxStore(UnifiedJedis redis, Builder builder) {
     this.redis = redis;
     this.keys = new RedisKeys(builder.keyPrefix, builder.shards);
     this.clock = builder.storeTime == null ? builder.clock : StoreTimeClock.of(this::serverNow, builder.storeTime);
     this.operations = new RedisOperations(redis, keys, clock, this::find);
+    this.channel = builder.listen && (redis instanceof JedisPooled || redis instanceof JedisCluster)
+        ? new RedisCommitChannel(redis, keys.appendedChannel()) : null;
+    this.commits = channel != null ? CommitSignal.withRemote(channel::listen) : CommitSignal.local();
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Drains of this store object are told after each append; unless
+   * {@link Builder#listenAcrossProcesses} is off, they also hear appends of other processes through
+   * a subscription (one connection while a drain runs) to {@code {prefix}:appended}.
+   */
+  @Override
+  public CommitNotifications commitNotifications() {
+    return commits;
   }
 
   /** The server's {@code TIME} (on a cluster, of the node that owns shard 0): one round trip. */
@@ -125,7 +146,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
 
   @Override
   public Set<StoreCapability> capabilities() {
-    return Set.of(StoreCapability.ATOMIC_EVALUATION, StoreCapability.CLAIM_BY_KEY);
+    return Set.of(StoreCapability.ATOMIC_EVALUATION, StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_APPENDED);
   }
 
   /** @return the number of shards (hash tags) the outbox is spread over */
@@ -154,6 +175,10 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
       ScriptCall append = AppendScript.call(keys, shard, group);
       ScriptCall.body(runSafely("append", () -> append.run(redis)), "append");
     });
+    commits.committed(entries);
+    if (channel != null) {
+      channel.announce();
+    }
     return entries;
   }
 
@@ -220,6 +245,37 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    * <p>The head of the key's index of unfinished entries, read with the entry, then the claim script
    * on that one candidate, checked against the revision read: three round trips.
    */
+  /**
+   * {@inheritDoc}
+   *
+   * <p>No peek: one claim script per shard the entries are on (one round trip for a commit's
+   * entries without ordering keys, which share a shard), the same compare-and-set on the appended
+   * revision that {@link #claimDue} runs on the revisions it read.
+   */
+  @Override
+  public List<Claim> claimAppended(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
+    List<OutboxEntry> checked = StoreArguments.checkClaimAppended(worker, appended, lease);
+    Instant now = Instants.stored(clock.instant());
+    Map<Integer, List<OutboxEntry>> perShard = new TreeMap<>();
+    for (OutboxEntry entry : AppendedClaims.candidates(checked, now)) {
+      keys.shardOf(entry.id()).ifPresent(shard -> perShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(entry));
+    }
+    WriteStamp callStamp = WriteStamp.fresh();
+    List<Claim> claims = new ArrayList<>();
+    perShard.forEach((shard, read) -> {
+      List<OutboxEntry> claimed = read.stream().map(entry -> entry.claimedBy(worker, now, lease, callStamp)).toList();
+      ScriptCall claim = ClaimScript.call(keys, shard, callStamp, read, claimed);
+      String what = "claim appended entries for " + worker;
+      claims.addAll(ClaimScript.claims(runSafely(what, () -> claim.run(redis)), claimed, what));
+    });
+    Map<EntryId, Integer> order = new HashMap<>();
+    for (int i = 0; i < checked.size(); i++) {
+      order.put(checked.get(i).id(), i);
+    }
+    claims.sort(Comparator.comparing(claim -> order.get(claim.entryId())));
+    return claims;
+  }
+
   @Override
   public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
     StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
@@ -514,9 +570,24 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     private int shards = 1;
     private Clock clock = Clock.systemUTC();
     private Duration storeTime;
+    private boolean listen = true;
 
     private Builder(UnifiedJedis client) {
       this.client = client;
+    }
+
+    /**
+     * Whether drains of this store hear appends of other processes (default yes): each append (or
+     * burst of appends) publishes one message after it returned, and a drain's store holds one
+     * subscribed connection while the drain runs (a {@code JedisPooled} or {@code JedisCluster} client;
+     * other clients get no subscription). Drains in the appending JVM are woken either way.
+     *
+     * @param value {@code false} to publish and subscribe nothing
+     * @return this builder
+     */
+    public Builder listenAcrossProcesses(boolean value) {
+      this.listen = value;
+      return this;
     }
 
     /**

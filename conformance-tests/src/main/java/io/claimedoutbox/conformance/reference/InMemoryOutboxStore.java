@@ -18,7 +18,10 @@ import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.NewEntries;
 import io.claimedoutbox.port.DeadLetterQuery;
+import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.spi.AppendedClaims;
+import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.OperationArguments;
 import io.claimedoutbox.port.OutboxOperations;
 import io.claimedoutbox.port.RequeueResult;
@@ -82,6 +85,8 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   }
 
   /** A row: an entry, or damage that makes it undecodable. */
+  private final CommitSignal commits = CommitSignal.local();
+
   private record StoredRow(OutboxEntry entry, String damage) {}
 
   /**
@@ -95,7 +100,7 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
 
   @Override
   public Set<StoreCapability> capabilities() {
-    return Set.of(StoreCapability.CLAIM_BY_KEY);
+    return Set.of(StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_APPENDED);
   }
 
   /**
@@ -123,7 +128,35 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
     synchronized (rows) {
       appended.forEach(entry -> rows.put(entry.id(), new StoredRow(entry, null)));
     }
+    if (!appended.isEmpty()) {
+      commits.committed(appended);
+    }
     return appended;
+  }
+
+  @Override
+  public List<Claim> claimAppended(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
+    List<OutboxEntry> checked = StoreArguments.checkClaimAppended(worker, appended, lease);
+    Instant now = clock.instant();
+    WriteStamp stamp = WriteStamp.fresh();
+    List<Claim> claims = new ArrayList<>();
+    synchronized (rows) {
+      for (OutboxEntry entry : AppendedClaims.candidates(checked, now)) {
+        StoredRow row = rows.get(entry.id());
+        if (row != null && row.damage() == null && row.entry().revision() == entry.revision()) {
+          OutboxEntry claimed = row.entry().claimedBy(worker, now, lease, stamp);
+          rows.put(entry.id(), new StoredRow(claimed, null));
+          claims.add(Claim.of(claimed));
+        }
+      }
+    }
+    return claims;
+  }
+
+  /** {@inheritDoc} Drains of this store object are told after every non-empty append. */
+  @Override
+  public CommitNotifications commitNotifications() {
+    return commits;
   }
 
   @Override

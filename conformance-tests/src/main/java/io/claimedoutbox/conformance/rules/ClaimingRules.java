@@ -15,7 +15,9 @@ import io.claimedoutbox.domain.LeaseRenewal;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.RetryableFailure;
+import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.StoreCapability;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -26,6 +28,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /** Rules C1–C10: which entries a claim picks, and what a claim and its lease mean. */
@@ -275,6 +278,43 @@ public abstract class ClaimingRules extends ConformanceTestBase {
         store.claimDue(ALICE, 10, 1, LEASE).stream().map(Claim::entryId).toList());
     RuleCheck.requireThrows(Rule.C13, IllegalArgumentException.class, "maxPayloadBytes",
         () -> store.claimDue(ALICE, 10, 0, LEASE));
+  }
+
+  @Test
+  void c16_claimAppendedTakesOnlyWhatIsStillAsAppendedAndDue() {
+    Assumptions.assumeTrue(store.capabilities().contains(StoreCapability.CLAIM_APPENDED),
+        () -> fixture().backendName() + " does not declare CLAIM_APPENDED: its claimAppended claims nothing");
+    OutboxEntry taken = appendOne();
+    Claim bobs = claimOne(BOB);
+    OutboxEntry plain = appendOne();
+    OutboxEntry keyed = store.append(message("orders").withOrderingKey("customer-1"));
+    OutboxEntry later = store.append(message("orders").availableAt(clock.instant().plusSeconds(60)));
+
+    List<Claim> claims = store.claimAppended(ALICE, List.of(taken, plain, keyed, later), LEASE);
+    RuleCheck.requireEqual(Rule.C16, "claimed as appended (one taken by Bob, one plain, one keyed, one not yet"
+        + " available)", List.of(plain.id()), claims.stream().map(Claim::entryId).toList());
+    Claim claim = claims.get(0);
+    RuleCheck.requireEqual(Rule.C16, "the claim's snapshot against the stored entry", store.find(plain.id()),
+        Optional.of(claim.snapshot()));
+    RuleCheck.require(Rule.C16, claim.token().generation() == 1 && claim.snapshot().attempts() == 1
+        && ALICE.value().equals(raw(plain.id()).owner()), () -> "a first claim must be generation 1, attempt 1,"
+        + " owned by " + ALICE + "; got " + claim.token() + " and the row " + raw(plain.id()));
+    RuleCheck.requireEqual(Rule.C16, "Bob's entry after claimAppended", BOB.value(), raw(taken.id()).owner());
+    RuleCheck.requireEqual(Rule.C16, "claimed as appended a second time", List.of(),
+        store.claimAppended(BOB, List.of(plain), LEASE));
+    RuleCheck.requireEqual(Rule.C16, "claimed by a due query afterwards", Set.of(keyed.id()),
+        store.claimDue(WorkerId.of("worker-carol"), 10, LEASE).stream().map(Claim::entryId).collect(Collectors.toSet()));
+    RuleCheck.require(Rule.C16, store.tryMarkClaimDelivered(claim, DeliveryReceipt.none()).isApplied(),
+        () -> "the delivery of a claim made by claimAppended must be APPLIED");
+    RuleCheck.require(Rule.C16, store.tryMarkClaimDelivered(bobs, DeliveryReceipt.none()).isApplied(),
+        () -> "Bob's delivery after claimAppended passed his entry over must be APPLIED");
+
+    RuleCheck.requireThrows(Rule.C16, NullPointerException.class, "appended",
+        () -> store.claimAppended(ALICE, null, LEASE));
+    RuleCheck.requireThrows(Rule.C16, NullPointerException.class, "worker",
+        () -> store.claimAppended(null, List.of(plain), LEASE));
+    RuleCheck.requireThrows(Rule.C16, IllegalArgumentException.class, "lease",
+        () -> store.claimAppended(ALICE, List.of(plain), Duration.ZERO));
   }
 
   /** How far store time may be from this machine's wall clock: the servers the suite runs against are on loopback. */

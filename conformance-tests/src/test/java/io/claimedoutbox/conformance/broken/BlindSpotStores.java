@@ -9,6 +9,7 @@ import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.TransitionKind;
 import io.claimedoutbox.domain.TransitionRequest;
+import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OutboxStoreException;
@@ -43,6 +44,22 @@ final class BlindSpotStores {
     protected OutboxEntry written(
         OutboxEntry evaluated, Claim claim, TransitionRequest request, Instant now, WriteStamp stamp) {
       return super.written(claim.snapshot(), claim, request, now, stamp);
+    }
+  }
+
+  /**
+   * C16. Bug: claimAppended runs the due query instead of claiming what it was handed, so it takes
+   * whatever is due (a keyed entry too) rather than only the entries still as appended.
+   */
+  static final class ClaimsAppendedByDueQuery extends InMemoryOutboxStore {
+    ClaimsAppendedByDueQuery(Clock clock, TransitionWriteHook hook) {
+      super(clock, hook);
+    }
+
+    @Override
+    public List<Claim> claimAppended(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
+      StoreArguments.checkClaimAppended(worker, appended, lease);
+      return appended.isEmpty() ? List.of() : claimDue(worker, appended.size(), lease);
     }
   }
 

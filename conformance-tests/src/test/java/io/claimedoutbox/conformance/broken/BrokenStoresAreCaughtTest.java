@@ -65,6 +65,7 @@ class BrokenStoresAreCaughtTest {
         Arguments.of(BatchWritesSilentlySuite.class, Set.of(Rule.B10)),
         Arguments.of(BatchSizeUncheckedSuite.class, Set.of(Rule.B7)),
         Arguments.of(GuessesAppliedFromTheNextRevisionSuite.class, Set.of(Rule.F6)),
+        Arguments.of(ClaimsAppendedByDueQuerySuite.class, Set.of(Rule.C16)),
         // a walk that never ends: M2 stops at its bound instead of hanging (requeueAll's own guard keeps M4 from hanging)
         Arguments.of(DeadLettersIgnoreAfterSuite.class, Set.of(Rule.M2)));
   }
@@ -106,6 +107,12 @@ class BrokenStoresAreCaughtTest {
         .map(source -> ((org.junit.platform.engine.support.descriptor.MethodSource) source).getMethodName())
         .orElseThrow();
     return RuleDisplayNames.ruleOf(method).orElseThrow();
+  }
+
+  static class ClaimsAppendedByDueQuerySuite extends BrokenSuite {
+    ClaimsAppendedByDueQuerySuite() {
+      super(BlindSpotStores.ClaimsAppendedByDueQuery::new);
+    }
   }
 
   static class WritesOverTheRenewalSuite extends BrokenSuite {

@@ -52,24 +52,21 @@ import org.slf4j.LoggerFactory;
 final class ClaimPoller {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClaimPoller.class);
-
-  private final OutboxClaimOutcomeStore store;
-  private final DrainSettings settings;
-  private final HandlerPool pool;
-  private final ScheduledExecutorService scheduler;
   /** The widest the wake-up gap grows under a stream of commits. */
   private static final long MAX_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(16);
 
   /** More committed entries than this wait for a hand-over: the rest is left to the due query. */
   private static final int HAND_OVER_LIMIT = 4 * StoreArguments.MAX_BATCH;
 
+  private final OutboxClaimOutcomeStore store;
+  private final DrainSettings settings;
+  private final HandlerPool pool;
+  private final ScheduledExecutorService scheduler;
   private final AtomicBoolean parked = new AtomicBoolean();
   /** The turn scheduled after an idle backoff, while it has not started. */
   private final AtomicReference<ScheduledFuture<?>> idleTurn = new AtomicReference<>();
   /** Set when a keyed entry leaves the pool, cleared when a turn starts polling. */
   private final AtomicBoolean keyReleased = new AtomicBoolean();
-  /** Set by a commit wake-up, cleared when a turn starts polling. */
-  private final AtomicBoolean commitSeen = new AtomicBoolean();
   private final long wakeUpGapNanos;
   /** The gap now: {@code wakeUpGap}, widened while commits keep arriving faster than turns. */
   private volatile long gapNanos;
@@ -151,7 +148,6 @@ final class ClaimPoller {
     }
     long delayNanos;
     keyReleased.set(false);
-    commitSeen.set(false);
     lastPollStart = System.nanoTime();
     adaptGap(commitsSinceTurn.getAndSet(0));
     try {
@@ -202,7 +198,6 @@ final class ClaimPoller {
       unknownCommit.set(true);
     }
     commitsSinceTurn.incrementAndGet();
-    commitSeen.set(true);
     wakeSoon();
   }
 
@@ -260,10 +255,6 @@ final class ClaimPoller {
       failures.claimSucceeded();
     }
     return true;
-  }
-
-  private boolean hasHandOver() {
-    return !handOver.isEmpty();
   }
 
   private void park() {
@@ -355,7 +346,7 @@ final class ClaimPoller {
 
   private void turnAfterIdle() {
     idleTurn.set(null);
-    if (System.nanoTime() - duePollAt >= 0 || !hasHandOver()) {
+    if (System.nanoTime() - duePollAt >= 0 || handOver.isEmpty()) {
       dueQueryOwed.set(true);
     }
     loop();
@@ -386,7 +377,7 @@ final class ClaimPoller {
       // (there was no idle turn yet to cut short).
       if (keyReleased.get()) {
         wakeFromIdle();
-      } else if (commitSeen.get()) {
+      } else if (commitsSinceTurn.get() > 0) {
         wakeSoon();
       }
     }

@@ -41,8 +41,11 @@ final class PostgresCommitChannel {
   private static final int WAIT_MILLIS = 500;
 
   private final JdbcAccess jdbc;
+  /** At most one announcement per interval: a high append rate costs the server ~500 messages/s, not one per commit. */
+  static final Duration ANNOUNCE_INTERVAL = Duration.ofMillis(2);
+
   private final String origin = UUID.randomUUID().toString();
-  private final CoalescingRunner announcer = new CoalescingRunner(() -> notifyOthers(origin), "claimed-outbox-notify");
+  private final CoalescingRunner announcer = new CoalescingRunner(() -> notifyOthers(origin), "claimed-outbox-notify", ANNOUNCE_INTERVAL);
 
   PostgresCommitChannel(JdbcAccess jdbc) {
     this.jdbc = jdbc;

@@ -33,8 +33,11 @@ final class RedisCommitChannel {
 
   private final UnifiedJedis redis;
   private final String channel;
+  /** At most one announcement per interval: a high append rate costs the server ~500 messages/s, not one per commit. */
+  static final Duration ANNOUNCE_INTERVAL = Duration.ofMillis(2);
+
   private final String origin = UUID.randomUUID().toString();
-  private final CoalescingRunner announcer = new CoalescingRunner(this::publish, "claimed-outbox-publish");
+  private final CoalescingRunner announcer = new CoalescingRunner(this::publish, "claimed-outbox-publish", ANNOUNCE_INTERVAL);
 
   RedisCommitChannel(UnifiedJedis redis, String channel) {
     this.redis = redis;

@@ -107,8 +107,9 @@ public final class DrainBenchmark {
               Measurement measured = measure(contender, entries, workers, round);
               measurements.add(measured);
               System.out.printf("round %d  %,8d entries  %2d workers  %-40s %-36s %,10.0f entries/s"
-                      + "  duplicates %d  undone %d%n", round, entries, workers, contender.name(),
-                  contender.backend(), measured.entriesPerSecond(), measured.duplicates(), measured.undone());
+                      + "  duplicates %d  undone %d  CPU s per 10k: JVM | server | machine busy | others | load: %s%n",
+                  round, entries, workers, contender.name(), contender.backend(), measured.entriesPerSecond(),
+                  measured.duplicates(), measured.undone(), measured.cpu().per10k(entries));
               if (!measured.storeCalls().isEmpty()) {
                 System.out.println("         store calls: " + measured.storeCalls());
               }
@@ -137,12 +138,14 @@ public final class DrainBenchmark {
   private static Measurement measure(Contender contender, int entries, int workers, int round) throws Exception {
     contender.seed(entries);
     Handled handled = new Handled(entries);
+    CpuMeter.Reading cpu = CpuMeter.start(contender.backend());
     long started = System.nanoTime();
     contender.drain(workers, handled);
     double seconds = (System.nanoTime() - started) / 1e9;
+    CpuMeter.Used used = cpu.stop();
     String calls = contender instanceof ClaimedOutboxContender ours ? ours.lastCalls() : "";
     return new Measurement(contender.name(), contender.backend(), entries, workers, round,
-        handled.distinct() / seconds, handled.duplicates(), contender.undone(), calls);
+        handled.distinct() / seconds, handled.duplicates(), contender.undone(), calls, used);
   }
 
   /** {@code --only a,b}: run just the contenders whose "system on backend" contains one of the words. */

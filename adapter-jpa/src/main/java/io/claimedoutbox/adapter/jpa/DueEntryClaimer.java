@@ -111,6 +111,9 @@ abstract class DueEntryClaimer {
   private List<OutboxEntry> dueRows(Connection connection, Instant now, int limit, long maxPayloadBytes)
       throws SQLException {
     boolean limited = maxPayloadBytes != StoreArguments.NO_PAYLOAD_LIMIT;
+    if (locksRows()) {
+      dialect.steerDueQuery(connection);
+    }
     if (locksRows() && !dialect.checksKeysWhileLocking()) {
       return lockedByIds(connection, now, dueIds(connection, now, limit, maxPayloadBytes));
     }

@@ -127,29 +127,33 @@ final class EntryRows {
     }
   }
 
+  /**
+   * Decodes a row read with {@link #COLUMNS} in their order: columns are taken by position, which
+   * spares the driver a lookup by name for each of the 21 columns of every row.
+   */
   static OutboxEntry read(ResultSet row, SqlDialect dialect) throws SQLException {
     OutboxEntryRecord record = new OutboxEntryRecord();
-    record.id = row.getString("id");
-    record.topic = row.getString("topic");
-    record.orderingKey = row.getString("ordering_key");
-    record.payload = row.getBytes("payload");
-    record.headers = row.getString("headers");
-    record.status = row.getString("status");
-    record.attempts = row.getInt("attempts");
-    record.createdAt = dialect.getInstant(row, "created_at");
-    record.updatedAt = dialect.getInstant(row, "updated_at");
-    record.availableAt = dialect.getInstant(row, "available_at");
-    record.dueAt = dialect.getInstant(row, "due_at");
-    record.claimGeneration = row.getLong("claim_generation");
-    record.owner = row.getString("claim_owner");
-    record.tokenNonce = row.getString("token_nonce");
-    record.claimedAt = dialect.getInstant(row, "claimed_at");
-    record.leaseUntil = dialect.getInstant(row, "lease_until");
-    record.lastError = row.getString("last_error");
-    record.progress = row.getString("progress");
-    record.deliveryReceipt = row.getString("delivery_receipt");
-    record.writeStamp = row.getString("write_stamp");
-    record.revision = row.getLong("revision");
+    record.id = row.getString(1);
+    record.topic = row.getString(2);
+    record.orderingKey = row.getString(3);
+    record.payload = row.getBytes(4);
+    record.headers = row.getString(5);
+    record.status = row.getString(6);
+    record.attempts = row.getInt(7);
+    record.createdAt = dialect.getStoredInstant(row, 8);
+    record.updatedAt = dialect.getStoredInstant(row, 9);
+    record.availableAt = dialect.getStoredInstant(row, 10);
+    record.dueAt = dialect.getStoredInstant(row, 11);
+    record.claimGeneration = row.getLong(12);
+    record.owner = row.getString(13);
+    record.tokenNonce = row.getString(14);
+    record.claimedAt = dialect.getStoredInstant(row, 15);
+    record.leaseUntil = dialect.getStoredInstant(row, 16);
+    record.lastError = row.getString(17);
+    record.progress = row.getString(18);
+    record.deliveryReceipt = row.getString(19);
+    record.writeStamp = row.getString(20);
+    record.revision = row.getLong(21);
     return OutboxEntryMapper.toEntry(record);
   }
 

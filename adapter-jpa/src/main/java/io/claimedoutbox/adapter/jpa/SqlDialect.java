@@ -1,6 +1,7 @@
 package io.claimedoutbox.adapter.jpa;
 
 import jakarta.persistence.EntityManagerFactory;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -57,6 +58,29 @@ enum SqlDialect {
    */
   boolean checksKeysWhileLocking() {
     return this != MARIADB;
+  }
+
+  /**
+   * Steers the due query of a locking claim, in the claim's transaction, to walking the due index
+   * in its own order. The query asks for the first N due rows by {@code (due_at, id)}, which that
+   * index serves without a sort; but an outbox is analysed while nearly empty and then meets a
+   * burst, and from such statistics PostgreSQL estimates a handful of due rows and prefers reading
+   * every due row (payloads too) and sorting them all: each claim then costs the whole backlog
+   * (17 ms per claim of 500 at 20,000 due, against 0.4 ms by the index). With bitmap and sequential
+   * scans off for this transaction only index scans remain, and the one in the index's order needs
+   * no sort, so it is the cheapest whatever the estimate. JIT compilation is off too: it pays only
+   * for long queries and costs a claim tens of milliseconds when a cost estimate crosses its
+   * threshold. MariaDB and H2 need nothing.
+   */
+  void steerDueQuery(Connection connection) throws SQLException {
+    if (this != POSTGRESQL) {
+      return;
+    }
+    try (PreparedStatement settings = connection.prepareStatement(
+        "SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true),"
+            + " set_config('jit', 'off', true)")) {
+      settings.execute();
+    }
   }
 
   /**
@@ -139,7 +163,17 @@ enum SqlDialect {
     return row.getObject(column, LocalDateTime.class).toInstant(ZoneOffset.UTC);
   }
 
-  Instant getInstant(ResultSet row, String column) throws SQLException {
+  /**
+   * An instant column of an entry row, null when the column is. PostgreSQL's {@code timestamptz} is
+   * read as a {@link java.sql.Timestamp}, which its driver builds from the instant alone; asked for
+   * an {@code OffsetDateTime}, the driver builds new zone rules on every call, several times the
+   * work for six columns of every row a claim reads.
+   */
+  Instant getStoredInstant(ResultSet row, int column) throws SQLException {
+    if (this == POSTGRESQL) {
+      java.sql.Timestamp value = row.getTimestamp(column);
+      return value == null ? null : value.toInstant();
+    }
     if (zonedTimestamps) {
       OffsetDateTime value = row.getObject(column, OffsetDateTime.class);
       return value == null ? null : value.toInstant();

@@ -137,6 +137,25 @@ final class BenchmarkReport {
         .map(Measurement::entriesPerSecond).toList());
   }
 
+  /**
+   * The hand-written reading of the figures that follows {@link #READING_MARKER} in the page being
+   * replaced: a rerun replaces the figures and keeps what was written about them.
+   *
+   * @param page the page about to be written
+   * @return the marker and what follows it, or an empty string when the page has none
+   */
+  static String keptReading(java.nio.file.Path page) throws java.io.IOException {
+    if (!java.nio.file.Files.exists(page)) {
+      return "";
+    }
+    String old = java.nio.file.Files.readString(page);
+    int marker = old.indexOf(READING_MARKER);
+    return marker < 0 ? "" : "\n" + old.substring(marker);
+  }
+
+  /** Where the generated figures end and the hand-written reading of them begins. */
+  static final String READING_MARKER = "<!-- reading: kept when the figures above are regenerated -->";
+
   static double median(List<Double> values) {
     List<Double> sorted = values.stream().sorted().toList();
     int n = sorted.size();

@@ -125,7 +125,7 @@ public final class DrainBenchmark {
         if (output.getParent() != null) {
           Files.createDirectories(output.getParent());
         }
-        Files.writeString(output, report);
+        Files.writeString(output, report + BenchmarkReport.keptReading(output));
         System.out.println("Written to " + output);
       }
     } finally {

@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
  * <p><b>Commit wake-ups</b> ({@link #entriesCommitted}) cut the wait short too, but never make
  * a storm: a wake-up only sets a flag and cancels the pending idle turn. Wake-ups that arrive
  * while a claim runs are answered by one claim after it, and no wake-up starts a claim sooner than
- * the gap after the previous claim started: {@code wakeUpGap}, doubled up to 16 ms while more than
+ * the gap after the previous claim started: {@code wakeUpGap}, doubled up to 50 ms while more than
  * one commit arrives per turn. So a burst of commits becomes one claim and a high append rate
  * fuller claims, not one per commit. A wake-up whose entry another drain took
  * costs one empty claim and counts as an empty poll.
@@ -53,7 +53,7 @@ final class ClaimPoller {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClaimPoller.class);
   /** The widest the wake-up gap grows under a stream of commits. */
-  private static final long MAX_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(16);
+  private static final long MAX_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
   /** More committed entries than this wait for a hand-over: the rest is left to the due query. */
   private static final int HAND_OVER_LIMIT = 4 * StoreArguments.MAX_BATCH;
@@ -203,7 +203,7 @@ final class ClaimPoller {
 
   /**
    * More than one commit since the last turn means commits come faster than turns: the gap
-   * doubles (up to 16 ms, so a turn takes a fuller batch and a high rate costs fewer claims); a
+   * doubles (up to 50 ms, so a turn takes a fuller batch and a high rate costs fewer claims); a
    * turn for at most one commit brings it back to {@code wakeUpGap}, so a trickle is claimed at once.
    */
   private void adaptGap(int commits) {

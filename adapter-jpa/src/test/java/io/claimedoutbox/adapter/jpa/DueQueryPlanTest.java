@@ -1,0 +1,72 @@
+package io.claimedoutbox.adapter.jpa;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.claimedoutbox.adapter.jpa.testkit.JpaTestKit;
+import io.claimedoutbox.domain.OutboxMessage;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DisplayName;
+import org.junit.jupiter.api.Test;
+
+@DisplayName("JPA adapter: a claim's due query walks the due index however stale the statistics (PostgreSQL)")
+class DueQueryPlanTest {
+
+  private final JpaTestKit kit = JpaFixtures.of(TestDatabase.POSTGRESQL);
+
+  @BeforeEach
+  void cleanStore() {
+    kit.fixture().clean();
+  }
+
+  @Test
+  @DisplayName("analysed while empty, then 5,000 appends: the steered claim reads the due index in order and sorts no due row")
+  void steeredDueQueryUsesTheDueIndex() throws SQLException {
+    try (Connection connection = kit.dataSource().getConnection(); Statement statement = connection.createStatement()) {
+      statement.execute("ANALYZE outbox_entry");
+    }
+    JpaOutboxStore store = JpaOutboxStore.builder(kit.entityManagerFactory()).build();
+    List<OutboxMessage> burst = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      burst.add(OutboxMessage.of("t", new byte[] {(byte) i}));
+    }
+    store.appendAll(burst);
+
+    String plan;
+    try (Connection connection = kit.dataSource().getConnection()) {
+      connection.setAutoCommit(false);
+      try {
+        SqlDialect.POSTGRESQL.steerDueQuery(connection);
+        plan = explain(connection);
+      } finally {
+        connection.rollback();
+      }
+    }
+
+    assertThat(plan).as("the claim's plan").contains("Index Scan using outbox_entry_due on outbox_entry e")
+        .doesNotContain("Sort Key: e.due_at").doesNotContain("JIT:");
+  }
+
+  private static String explain(Connection connection) throws SQLException {
+    String claim = EntryRows.withinPayloadLimit(EntryRows.dueQuery(SqlDialect.POSTGRESQL, true));
+    try (PreparedStatement explain = connection.prepareStatement("EXPLAIN (ANALYZE) " + claim)) {
+      SqlDialect.POSTGRESQL.setInstant(explain, 1, Instant.now().plusSeconds(60));
+      explain.setInt(2, 500);
+      explain.setLong(3, 64L << 20);
+      StringBuilder plan = new StringBuilder();
+      try (ResultSet lines = explain.executeQuery()) {
+        while (lines.next()) {
+          plan.append(lines.getString(1)).append('\n');
+        }
+      }
+      return plan.toString();
+    }
+  }
+}

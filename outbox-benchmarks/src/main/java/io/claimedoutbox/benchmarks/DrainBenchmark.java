@@ -23,12 +23,17 @@ import redis.clients.jedis.HostAndPort;
  *     [--rounds 3] [--output docs/benchmarks.md] [--postgresql URL] [--mariadb URL|none]
  *     [--redis host:port|none] [--redis-cluster host:port,…|none] [--timeout-seconds 600]
  *     [--only word,word]   (run only the contenders whose "system on backend" contains a word)
- *     [--warmup 5000]      (an untimed drain of this many entries per contender first, for the JIT)
+ *     [--warmup 30000]     (an untimed drain of this many entries per contender first, for the JIT:
+ *                          5,000 left our drain at a third of its warm rate in the first round;
+ *                          a fresh JVM with no warm-up is scripts/drain-benchmark-cold)
  *     [--ordering-keys 1,100,10000]  (also our drain over a backlog spread over that many ordering
  *                          keys, on each backend; none by default)
  * </pre>
  */
 public final class DrainBenchmark {
+
+  /** Entries each contender drains untimed before the rounds. */
+  static final int DEFAULT_WARMUP = 30_000;
 
   private DrainBenchmark() {}
 
@@ -90,7 +95,7 @@ public final class DrainBenchmark {
             RedisBackend.cluster(List.copyOf(RedisBackend.parse(cluster))), timeout), resources));
       }
 
-      int warmup = Integer.parseInt(options.getOrDefault("warmup", "5000"));
+      int warmup = Integer.parseInt(options.getOrDefault("warmup", String.valueOf(DEFAULT_WARMUP)));
       for (Contender contender : contenders) {
         if (warmup > 0 && selected(options, contender)) {
           measure(contender, warmup, workerCounts.get(0), 0);
@@ -117,7 +122,7 @@ public final class DrainBenchmark {
           }
         }
       }
-      String report = new BenchmarkReport(measurements, machine, rounds).markdown();
+      String report = new BenchmarkReport(measurements, machine, rounds, warmup).markdown();
       System.out.println();
       System.out.println(report);
       if (options.containsKey("output")) {

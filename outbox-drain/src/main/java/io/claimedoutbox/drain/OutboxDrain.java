@@ -382,8 +382,8 @@ public final class OutboxDrain implements AutoCloseable {
     /**
      * The shortest time between the start of one claim and a claim that a commit notification
      * asks for (default 2 ms): commits arriving closer together than this are taken by one claim.
-     * While more than one commit arrives per claim the drain doubles the gap, up to 50 ms, and it
-     * comes back to this value as soon as a claim is for one commit: a high append rate becomes
+     * While this JVM's commits arrive faster than one per gap (500/s at the default) the drain
+     * doubles the gap, up to 50 ms, and it comes back to this value as soon as they are slower: a high append rate becomes
      * fewer, fuller claims (at most 50 ms more latency; fewer claims and result writes are fewer
      * commits competing with the application's own), a trickle is claimed at once.
      *

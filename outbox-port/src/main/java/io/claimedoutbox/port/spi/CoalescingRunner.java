@@ -13,9 +13,11 @@ import java.util.concurrent.locks.LockSupport;
  * about commits: one message per burst of appends, never on the appending thread, and at a high
  * append rate at most one per interval instead of one per commit.
  *
- * <p>The interval starts at {@code minInterval}. While runs keep answering more than one request
- * each, requests come faster than runs, and it doubles up to {@code maxInterval}; a run that
- * answers one request brings it back to {@code minInterval}. So a trickle is announced at once and a
+ * <p>The interval starts at {@code minInterval}. While requests keep coming faster than one per
+ * {@code minInterval} it doubles up to {@code maxInterval}; slower than that, it is back at
+ * {@code minInterval}. (The test is the rate: "more than one request per run" would keep an interval
+ * that widened by chance wide at rates far below one per {@code minInterval}, since a wider interval
+ * gathers more requests per run.) So a trickle is announced at once and a
  * stream costs a few messages a second (each message costs the receiver a wake-up, and a PostgreSQL
  * {@code NOTIFY} a transaction with a commit record of its own). The thread starts with the first
  * request. The action's exceptions are the action's to handle; an escaped one is dropped and the
@@ -82,6 +84,7 @@ public final class CoalescingRunner {
 
   private void runWhenRequested() {
     long intervalNanos = minIntervalNanos;
+    long lastStarted = System.nanoTime();
     while (true) {
       synchronized (this) {
         while (!requested.get()) {
@@ -94,8 +97,11 @@ public final class CoalescingRunner {
       }
       requested.set(false);
       long started = System.nanoTime();
-      intervalNanos = requestsSinceRun.getAndSet(0) > 1
-          ? Math.min(maxIntervalNanos, Math.max(intervalNanos * 2, 1_000_000L)) : minIntervalNanos;
+      int requests = requestsSinceRun.getAndSet(0);
+      // faster than one request per minInterval since the last run: a stream, widen; else a trickle
+      boolean stream = requests > 1 && (long) requests * minIntervalNanos > started - lastStarted;
+      intervalNanos = stream ? Math.min(maxIntervalNanos, Math.max(intervalNanos * 2, 1_000_000L)) : minIntervalNanos;
+      lastStarted = started;
       try {
         action.run();
       } catch (RuntimeException dropped) {

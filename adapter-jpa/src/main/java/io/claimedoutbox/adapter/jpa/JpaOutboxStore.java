@@ -6,6 +6,7 @@ import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.Instants;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
@@ -281,8 +282,10 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
   public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
     StoreArguments.checkClaimDue(worker, maxEntries, maxPayloadBytes, lease);
     try {
-      return claimer.claim(worker, maxEntries, maxPayloadBytes, lease, clock.instant()).stream().map(Claim::of)
-          .toList();
+      // at the precision entries are stored with: PostgreSQL rounds a bound instant to the microsecond,
+      // and 0.9996 ms would then take an entry due at 1 ms that the domain, comparing at 1 ms, refuses
+      Instant now = Instants.stored(clock.instant());
+      return claimer.claim(worker, maxEntries, maxPayloadBytes, lease, now).stream().map(Claim::of).toList();
     } catch (SQLException | RuntimeException failure) {
       throw JdbcAccess.failure("claim due entries for " + worker, failure);
     }

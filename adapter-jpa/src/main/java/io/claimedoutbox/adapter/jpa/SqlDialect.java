@@ -157,10 +157,7 @@ enum SqlDialect {
 
   /** The server's time from the one column {@link #currentTimeQuery()} selects. */
   Instant getInstant(ResultSet row, int column) throws SQLException {
-    if (zonedTimestamps) {
-      return row.getObject(column, OffsetDateTime.class).toInstant();
-    }
-    return row.getObject(column, LocalDateTime.class).toInstant(ZoneOffset.UTC);
+    return getStoredInstant(row, column);
   }
 
   /**

@@ -5,12 +5,17 @@ import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.ForwardingOutboxStore;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
 /**
@@ -23,6 +28,8 @@ public final class HistoryRecordingStore extends ForwardingOutboxStore {
 
   private final TransitionHistory history;
   private final ConcurrentLinkedQueue<Long> transitionNanos = new ConcurrentLinkedQueue<>();
+  /** Entries whose claim on append was recorded: every subscriber hears it, it is one claim. */
+  private final Set<EntryId> recordedOnAppend = new HashSet<>();
 
   /**
    * @param delegate the store that does the work
@@ -78,6 +85,50 @@ public final class HistoryRecordingStore extends ForwardingOutboxStore {
     List<Claim> claims = delegate().claimNextOfKey(worker, orderingKey, lease);
     history.recordClaims(claims);
     return claims;
+  }
+
+  @Override
+  public List<Claim> claimAppended(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
+    List<Claim> claims = delegate().claimAppended(worker, appended, lease);
+    history.recordClaims(claims);
+    return claims;
+  }
+
+  /** Records the claims written on append (handed to a drain by the commit's report) as claims. */
+  @Override
+  public CommitNotifications commitNotifications() {
+    CommitNotifications notifications = delegate().commitNotifications();
+    return listener -> notifications.subscribe(new RecordingListener(Arguments.requireNonNull(listener, "listener")));
+  }
+
+  private final class RecordingListener implements CommitNotifications.Listener {
+
+    private final CommitNotifications.Listener listener;
+
+    RecordingListener(CommitNotifications.Listener listener) {
+      this.listener = listener;
+    }
+
+    @Override
+    public void entriesCommitted(List<OutboxEntry> appended) {
+      List<Claim> claimedOnAppend = appended.stream().filter(entry -> entry.currentClaim().isPresent())
+          .map(Claim::of).toList();
+      synchronized (recordedOnAppend) {
+        claimedOnAppend.stream().filter(claim -> recordedOnAppend.add(claim.entryId()))
+            .forEach(claim -> history.recordClaims(List.of(claim)));
+      }
+      listener.entriesCommitted(appended);
+    }
+
+    @Override
+    public Optional<CommitNotifications.ClaimOnAppend> takeOnAppend(OutboxEntry entry) {
+      return listener.takeOnAppend(entry);
+    }
+
+    @Override
+    public void notCommitted(OutboxEntry written) {
+      listener.notCommitted(written);
+    }
   }
 
   @Override

@@ -66,6 +66,12 @@ public enum Rule {
       + " arguments are rejected naming them",
       "the compare-and-set on the appended revision (no due query) and the candidate filter (AppendedClaims); requires"
           + " StoreCapability.CLAIM_APPENDED, others report it skipped"),
+  C17(Level.OPTIONAL, "An append offers each due entry without an ordering key to the store's commit listeners; one a"
+      + " listener takes is stored and returned claimed by it (generation 1, attempt 1), reported committed as written,"
+      + " and fenced like any claim: nobody else claims it within its lease, after it another worker does, and the"
+      + " first holder's delivery is then STALE_CLAIM; an entry nobody takes stays pending",
+      "that the append writes what CommitSignal.claimOnAppend returned and reports those entries (committed or"
+          + " notCommitted); requires StoreCapability.CLAIM_ON_APPEND, others report it skipped"),
   O1(Level.REQUIRED, "Entries of one ordering key are claimed one at a time, in append order: while the first"
       + " is pending or claimed no later one of its key is handed out; other keys and unkeyed entries are not held back",
       "that the due query passes over an entry while an earlier entry of its key is not yet delivered or"

@@ -3,6 +3,8 @@ package io.claimedoutbox.drain;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.port.CommitNotifications;
+import io.claimedoutbox.port.CommitNotifications.ClaimOnAppend;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
@@ -48,8 +50,14 @@ import org.slf4j.LoggerFactory;
  * write ({@code claimAppended}) instead of a due query, and the due query keeps the cadence it
  * would have had without the commits (so retries, expired leases and other processes' entries are
  * still found). An entry another drain took first is simply not claimed.
+ *
+ * <p><b>Claimed on append.</b> Better still, where the store offers ({@link
+ * io.claimedoutbox.port.StoreCapability#CLAIM_ON_APPEND}), an entry appended while the pool has room
+ * is written already claimed by this drain, the room kept for it ({@link #takeOnAppend}); the
+ * commit's report hands the claim straight to the handlers, on the committing thread, with no
+ * store call at all. A rolled-back append gives the room back.
  */
-final class ClaimPoller {
+final class ClaimPoller implements CommitNotifications.Listener {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClaimPoller.class);
   /** The widest the wake-up gap grows under a stream of commits. */
@@ -84,6 +92,8 @@ final class ClaimPoller {
   /** Set by a commit whose entries are not known (another process, or more than fit the queue). */
   private final AtomicBoolean unknownCommit = new AtomicBoolean();
   private final boolean claimsAppended;
+  /** The terms this drain takes entries on as they are appended, or {@code null} when it takes none. */
+  private final ClaimOnAppend onAppend;
   /** When the next due query is owed ({@link System#nanoTime()}), whatever hand-overs happen. */
   private volatile long duePollAt = System.nanoTime();
   /**
@@ -99,7 +109,8 @@ final class ClaimPoller {
   private Duration idle;
 
   ClaimPoller(OutboxClaimOutcomeStore store, DrainSettings settings, HandlerPool pool,
-      ScheduledExecutorService scheduler, DrainFailures failures) {
+      ScheduledExecutorService scheduler, DrainFailures failures, boolean claimOnAppend) {
+    this.onAppend = claimOnAppend ? new ClaimOnAppend(settings.worker(), settings.lease()) : null;
     this.store = store;
     this.failures = failures;
     this.settings = settings;
@@ -191,25 +202,67 @@ final class ClaimPoller {
   }
 
   /**
-   * The store reported a commit of new entries: poll soon (not sooner than {@code wakeUpGap} after
-   * the last poll started). Called on the committing or the store's listening thread; only sets a
+   * The store reported a commit of new entries: those claimed for this drain on append go to the
+   * handlers now; for the rest, poll soon (not sooner than {@code wakeUpGap} after the last poll
+   * started). Called on the committing or the store's listening thread; only dispatches, sets a
    * flag and reschedules.
    */
-  void entriesCommitted(List<OutboxEntry> appended) {
-    if (stopping) {
+  @Override
+  public void entriesCommitted(List<OutboxEntry> appended) {
+    List<OutboxEntry> pending = handOverClaimedOnAppend(appended);
+    if (stopping || (pending.isEmpty() && !appended.isEmpty())) {
+      // every entry was claimed on append (by this drain or another of this JVM): nothing to claim
       return;
     }
-    if (claimsAppended && !appended.isEmpty() && handOverSize.get() < HAND_OVER_LIMIT) {
-      handOverSize.addAndGet(appended.size());
-      handOver.addAll(appended);
+    if (claimsAppended && !pending.isEmpty() && handOverSize.get() < HAND_OVER_LIMIT) {
+      handOverSize.addAndGet(pending.size());
+      handOver.addAll(pending);
     } else {
       unknownCommit.set(true);
     }
-    if (!appended.isEmpty()) {
+    if (!pending.isEmpty()) {
       localCommitsSinceTurn.incrementAndGet();
     }
     commitsSinceTurn.incrementAndGet();
     wakeSoon();
+  }
+
+  @Override
+  public Optional<ClaimOnAppend> takeOnAppend(OutboxEntry entry) {
+    if (onAppend == null || stopping || !pool.reserve(entry)) {
+      return Optional.empty();
+    }
+    return Optional.of(onAppend);
+  }
+
+  @Override
+  public void notCommitted(OutboxEntry written) {
+    if (isOurs(written) && pool.unreserve(written.id())) {
+      resumeIfParked();
+    }
+  }
+
+  /**
+   * Dispatches the entries claimed for this drain on append; returns those still {@code PENDING}
+   * (entries claimed for another drain of this JVM are that drain's).
+   */
+  private List<OutboxEntry> handOverClaimedOnAppend(List<OutboxEntry> appended) {
+    if (onAppend == null || appended.stream().allMatch(entry -> entry.currentClaim().isEmpty())) {
+      return appended;
+    }
+    List<OutboxEntry> pending = new ArrayList<>(appended.size());
+    for (OutboxEntry entry : appended) {
+      if (entry.currentClaim().isEmpty()) {
+        pending.add(entry);
+      } else if (isOurs(entry)) {
+        pool.dispatchReserved(Claim.of(entry));
+      }
+    }
+    return pending;
+  }
+
+  private boolean isOurs(OutboxEntry entry) {
+    return entry.currentClaim().filter(claim -> claim.owner().equals(settings.worker())).isPresent();
   }
 
   /**
@@ -273,7 +326,12 @@ final class ClaimPoller {
 
   private void park() {
     parked.set(true);
-    if (!mustWaitForRoom() && parked.compareAndSet(true, false)) {
+    resumeIfParked();
+  }
+
+  /** Polls again if the poller waits for room and there is room now. */
+  void resumeIfParked() {
+    if (parked.get() && !mustWaitForRoom() && parked.compareAndSet(true, false)) {
       execute(this::loop);
     }
   }

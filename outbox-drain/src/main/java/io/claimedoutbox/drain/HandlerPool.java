@@ -4,10 +4,12 @@ import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.DeadLetter;
 import io.claimedoutbox.domain.DeliveryReceipt;
 import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.RetryableFailure;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -43,6 +45,13 @@ final class HandlerPool {
   private final ResultRecorder recorder;
   private final Consumer<InFlightEntry> onRelease;
   private final Map<EntryId, InFlightEntry> inFlight = new ConcurrentHashMap<>();
+  /**
+   * Entries taken on append ({@link #reserve}) whose commit is not reported yet: room kept for them,
+   * so a claim does not take it meanwhile. A report that never comes (a caller that promised one and
+   * did not) frees its room when the entry's lease has run out, when any drain may take it.
+   */
+  private final Map<EntryId, Reservation> reserved = new ConcurrentHashMap<>();
+  private final AtomicLong reservedPayloadBytes = new AtomicLong();
   private final Object emptied = new Object();
   private final AtomicInteger waiting = new AtomicInteger();
   private final AtomicLong finishedHandlers = new AtomicLong();
@@ -74,7 +83,71 @@ final class HandlerPool {
 
   /** @return how many more claims the drain may take now: {@link ClaimAhead} sizes the buffer */
   int room() {
-    return settings.concurrency() + claimAhead.bufferNow(finishedHandlers.get()) - inFlight.size();
+    return settings.concurrency() + claimAhead.bufferNow(finishedHandlers.get()) - inFlight.size() - reserved.size();
+  }
+
+  /**
+   * Keeps room for an entry about to be appended claimed by this drain, if there is room for it
+   * (its payload included) and the drain is not stopping.
+   *
+   * @return whether room was kept; the caller then reports the entry's fate exactly once:
+   *     {@link #dispatchReserved} or {@link #unreserve}
+   */
+  synchronized boolean reserve(OutboxEntry entry) {
+    int size = entry.message().payloadSize();
+    if (stopping || room() <= 0 || payloadRoom() < size || reserved.containsKey(entry.id())) {
+      return false;
+    }
+    reserved.put(entry.id(), new Reservation(size, settings.clock().instant().plus(settings.lease())));
+    reservedPayloadBytes.addAndGet(size);
+    return true;
+  }
+
+  private record Reservation(int payloadSize, Instant leaseEnd) {}
+
+  /**
+   * Frees the room kept for entries whose commit was never reported and whose lease has run out
+   * (any drain may take them now).
+   *
+   * @return whether some room was freed
+   */
+  boolean dropLapsedReservations() {
+    Instant now = settings.clock().instant();
+    boolean dropped = false;
+    for (Map.Entry<EntryId, Reservation> kept : reserved.entrySet()) {
+      if (now.isAfter(kept.getValue().leaseEnd())) {
+        dropped |= unreserve(kept.getKey());
+      }
+    }
+    return dropped;
+  }
+
+  /**
+   * The entry room was kept for will not come.
+   *
+   * @return whether room had been kept for it
+   */
+  boolean unreserve(EntryId id) {
+    Reservation reservation = reserved.remove(id);
+    if (reservation == null) {
+      return false;
+    }
+    reservedPayloadBytes.addAndGet(-reservation.payloadSize());
+    return true;
+  }
+
+  /**
+   * Handles a claim written on append, in the room kept for it; a claim no room was kept for (a
+   * repeated report) is ignored, so no entry is handled twice.
+   *
+   * @return whether it was dispatched
+   */
+  boolean dispatchReserved(Claim claim) {
+    if (!unreserve(claim.entryId())) {
+      return false;
+    }
+    dispatch(claim);
+    return true;
   }
 
   /**
@@ -82,7 +155,7 @@ final class HandlerPool {
    *     (negative once one claim went over it by its first entry)
    */
   long payloadRoom() {
-    return settings.maxHeldPayloadBytes() - heldPayloadBytes.get();
+    return settings.maxHeldPayloadBytes() - heldPayloadBytes.get() - reservedPayloadBytes.get();
   }
 
   /** @return whether no claim is held: none running, none waiting, none being recorded */

@@ -88,7 +88,7 @@ public final class OutboxDrain implements AutoCloseable {
     ClaimPoller[] wakeUp = new ClaimPoller[1];
     this.failures = new DrainFailures(settings.worker().value(), settings.clock());
     this.pool = new HandlerPool(settings, b.store, b.handler, handlers, entry -> wakeUp[0].released(entry), failures);
-    this.poller = new ClaimPoller(b.store, settings, pool, scheduler, failures);
+    this.poller = new ClaimPoller(b.store, settings, pool, scheduler, failures, b.wakeOnCommit && b.claimOnAppend);
     wakeUp[0] = poller;
     this.notifications = b.wakeOnCommit ? b.store.commitNotifications() : CommitNotifications.NONE;
   }
@@ -120,7 +120,7 @@ public final class OutboxDrain implements AutoCloseable {
     long interval = settings.renewalInterval().toMillis();
     renewalTask = scheduler.scheduleWithFixedDelay(this::renewQuietly, interval, interval, TimeUnit.MILLISECONDS);
     scheduler.execute(poller::loop);
-    commits = notifications.subscribe(poller::entriesCommitted);
+    commits = notifications.subscribe(poller);
   }
 
   /**
@@ -150,6 +150,9 @@ public final class OutboxDrain implements AutoCloseable {
    * @return how many leases were renewed
    */
   public int renewLeases() {
+    if (pool.dropLapsedReservations()) {
+      poller.resumeIfParked();
+    }
     return pool.renewLeases();
   }
 
@@ -234,6 +237,7 @@ public final class OutboxDrain implements AutoCloseable {
     private Duration minIdle = Duration.ofMillis(50);
     private Duration maxIdle = Duration.ofSeconds(5);
     private boolean wakeOnCommit = true;
+    private boolean claimOnAppend = true;
     private Duration wakeUpGap = Duration.ofMillis(2);
     private Duration renewalInterval;
     private Duration renewWhenRemaining;
@@ -376,6 +380,23 @@ public final class OutboxDrain implements AutoCloseable {
      */
     public Builder wakeOnCommit(boolean value) {
       this.wakeOnCommit = value;
+      return this;
+    }
+
+    /**
+     * Whether the drain takes entries appended in its JVM already claimed, while it has room
+     * (default yes, with {@link #wakeOnCommit}): where the store offers
+     * ({@link io.claimedoutbox.port.StoreCapability#CLAIM_ON_APPEND}), such an entry is written
+     * claimed by this drain in the append's own write and handled as soon as its commit is
+     * reported, without a claim. Its lease runs from the append; should this JVM die first, the
+     * entry waits out that lease and any drain takes it, as after any claim. {@code false} claims
+     * committed entries with one conditional write instead ({@code claimAppended}).
+     *
+     * @param value {@code false} to leave appended entries pending
+     * @return this builder
+     */
+    public Builder claimOnAppend(boolean value) {
+      this.claimOnAppend = value;
       return this;
     }
 

@@ -23,5 +23,13 @@ public enum StoreCapability {
    * conditional write per batch (no due query), so a drain woken by a commit in its own JVM claims
    * what was committed in one round trip.
    */
-  CLAIM_APPENDED
+  CLAIM_APPENDED,
+  /**
+   * An append whose commit the store sees offers each due entry without an ordering key to the
+   * drains of its JVM ({@link CommitNotifications.Listener#takeOnAppend}); an entry a drain takes is
+   * written already claimed by it, in the append's own write, and handed to it when the commit is
+   * reported: no claim round trip at all. Fenced like every claim: a drain that dies leaves a lease
+   * to expire.
+   */
+  CLAIM_ON_APPEND
 }

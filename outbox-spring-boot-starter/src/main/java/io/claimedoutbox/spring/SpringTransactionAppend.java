@@ -1,6 +1,7 @@
 package io.claimedoutbox.spring;
 
 import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
+import io.claimedoutbox.adapter.jpa.PendingAppend;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import java.sql.Connection;
@@ -19,9 +20,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * {@code EntityManager}, so an open-in-view {@code EntityManager} bound to the request (Boot's
  * default) cannot hide the transaction. Without an active transaction the store appends on its own;
  * inside one that holds no connection of that {@code DataSource} (another resource's transaction)
- * the append is refused rather than committed outside it. Once the transaction has committed, the
- * store's drains are told of the entries ({@link JpaOutboxStore#entriesCommitted(List)}), so they claim
- * exactly those; a rollback tells nothing.
+ * the append is refused rather than committed outside it. The append is a
+ * {@link JpaOutboxStore#beginAppendOn}: a drain of this JVM with room takes an entry claimed on
+ * append and handles it as soon as the transaction has committed; a rollback gives that room back.
  */
 final class SpringTransactionAppend implements ClaimedOutboxStore.TransactionalAppend {
 
@@ -45,18 +46,22 @@ final class SpringTransactionAppend implements ClaimedOutboxStore.TransactionalA
           + " JpaTransactionManager or DataSourceTransactionManager of that DataSource");
     }
     Connection connection = DataSourceUtils.getConnection(dataSource);
-    List<OutboxEntry> appended;
+    PendingAppend appended;
     try {
-      appended = store.appendOn(connection, messages);
+      appended = store.beginAppendOn(connection, messages);
     } finally {
       DataSourceUtils.releaseConnection(connection, dataSource);
     }
     TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
       @Override
-      public void afterCommit() {
-        store.entriesCommitted(appended);
+      public void afterCompletion(int status) {
+        if (status == STATUS_COMMITTED) {
+          appended.committed();
+        } else {
+          appended.rolledBack();
+        }
       }
     });
-    return Optional.of(appended);
+    return Optional.of(appended.entries());
   }
 }

@@ -15,6 +15,7 @@ import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OperationArguments;
 import io.claimedoutbox.port.CommitNotifications;
+import io.claimedoutbox.port.NewEntries;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.spi.AppendedClaims;
 import io.claimedoutbox.port.spi.CommitSignal;
@@ -34,7 +35,6 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -124,13 +124,14 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
   @Override
   public Set<StoreCapability> capabilities() {
     return Set.of(StoreCapability.TRANSACTIONAL_APPEND, StoreCapability.ATOMIC_EVALUATION,
-        StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_APPENDED);
+        StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_APPENDED, StoreCapability.CLAIM_ON_APPEND);
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>One transaction with one JDBC batch of inserts.
+   * <p>One transaction with one JDBC batch of inserts. Entries a drain of this JVM takes
+   * ({@link StoreCapability#CLAIM_ON_APPEND}) are returned as written, claimed by it.
    */
   @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
@@ -138,14 +139,16 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
     if (batch.isEmpty()) {
       return List.of();
     }
-    List<OutboxEntry> appended;
+    Instant now = clock.instant();
+    List<OutboxEntry> written = commits.claimOnAppend(NewEntries.of(batch, now), now);
     try {
-      appended = jdbc.inTransaction(Repeat.ONCE, connection -> insert(connection, batch));
+      jdbc.inTransaction(Repeat.ONCE, connection -> insert(connection, written));
     } catch (SQLException | RuntimeException failure) {
+      commits.notCommitted(written);
       throw JdbcAccess.failure("append", failure);
     }
-    entriesCommitted(appended);
-    return appended;
+    entriesCommitted(written);
+    return written;
   }
 
   /**
@@ -179,7 +182,8 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
   public void entriesCommitted(List<OutboxEntry> appended) {
     Arguments.requireNonNull(appended, "appended");
     commits.committed(appended);
-    if (channel != null) {
+    // entries claimed on append are already a drain's: other processes would find nothing to claim
+    if (channel != null && (appended.isEmpty() || appended.stream().anyMatch(entry -> entry.currentClaim().isEmpty()))) {
       channel.announce();
     }
   }
@@ -189,6 +193,8 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
    * when the caller's business change commits, and not at all when it rolls back.
    *
    * <p>Drains of this store are told when that transaction commits, and not when it rolls back.
+   * Since the store sees the outcome, a drain of this JVM with room may take an entry claimed on
+   * append ({@link StoreCapability#CLAIM_ON_APPEND}): it is then handled right after the commit.
    *
    * @param em the caller's entity manager, in an active transaction
    * @param messages what to append
@@ -201,12 +207,16 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
     if (!em.isJoinedToTransaction()) {
       throw new IllegalStateException("appendWithin needs an active transaction on em");
     }
+    Session session = em.unwrap(Session.class);
+    Instant now = clock.instant();
+    List<OutboxEntry> written = commits.claimOnAppend(NewEntries.of(batch, now), now);
     try {
-      Session session = em.unwrap(Session.class);
-      List<OutboxEntry> appended = session.doReturningWork(connection -> insert(connection, batch));
-      session.getTransaction().registerSynchronization(new AfterCommit(() -> entriesCommitted(appended)));
-      return appended;
+      session.doWork(connection -> insert(connection, written));
+      session.getTransaction().registerSynchronization(new AfterCompletion(
+          () -> entriesCommitted(written), () -> commits.notCommitted(written)));
+      return written;
     } catch (RuntimeException failure) {
+      commits.notCommitted(written);
       throw JdbcAccess.failure("append", failure);
     }
   }
@@ -228,29 +238,63 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
   public List<OutboxEntry> appendOn(Connection connection, List<OutboxMessage> messages) {
     Arguments.requireNonNull(connection, "connection");
     List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
+    List<OutboxEntry> appended = NewEntries.of(batch, clock.instant());
     try {
-      if (connection.getAutoCommit()) {
-        throw new IllegalStateException("appendOn needs a connection in a transaction (auto-commit off)");
-      }
-      return insert(connection, batch);
+      requireTransaction(connection, "appendOn");
+      insert(connection, appended);
+      return appended;
     } catch (SQLException failure) {
       throw JdbcAccess.failure("append", failure);
     }
   }
 
-  private List<OutboxEntry> insert(Connection connection, List<OutboxMessage> batch) throws SQLException {
+  /**
+   * {@link #appendOn} for a caller that reports how its transaction ended: in exchange a drain of
+   * this JVM with room may take an entry claimed on append ({@link StoreCapability#CLAIM_ON_APPEND})
+   * and handle it as soon as the commit is reported, with no claim round trip. The caller must call
+   * {@link PendingAppend#committed()} after the commit or {@link PendingAppend#rolledBack()} after a
+   * rollback (the Spring Boot starter does both); an entry whose commit is never reported waits out
+   * its drain's lease (30 s by default) before any drain takes it.
+   *
+   * @param connection a connection with auto-commit off, to the outbox's database
+   * @param messages what to append
+   * @return the entries as they will be stored once the caller commits, and where to report it
+   * @throws IllegalStateException if the connection is in auto-commit mode
+   */
+  public PendingAppend beginAppendOn(Connection connection, List<OutboxMessage> messages) {
+    Arguments.requireNonNull(connection, "connection");
+    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
+    try {
+      requireTransaction(connection, "beginAppendOn");
+    } catch (SQLException failure) {
+      throw JdbcAccess.failure("append", failure);
+    }
     Instant now = clock.instant();
-    List<OutboxEntry> entries = new ArrayList<>(batch.size());
+    List<OutboxEntry> written = commits.claimOnAppend(NewEntries.of(batch, now), now);
+    try {
+      insert(connection, written);
+    } catch (SQLException | RuntimeException failure) {
+      commits.notCommitted(written);
+      throw JdbcAccess.failure("append", failure);
+    }
+    return new PendingAppend(written, () -> entriesCommitted(written), () -> commits.notCommitted(written));
+  }
+
+  private static void requireTransaction(Connection connection, String method) throws SQLException {
+    if (connection.getAutoCommit()) {
+      throw new IllegalStateException(method + " needs a connection in a transaction (auto-commit off)");
+    }
+  }
+
+  private Void insert(Connection connection, List<OutboxEntry> entries) throws SQLException {
     try (PreparedStatement insert = connection.prepareStatement(EntryRows.INSERT)) {
-      for (OutboxMessage message : batch) {
-        OutboxEntry entry = OutboxEntry.appended(EntryId.generate(), message, now, WriteStamp.fresh());
+      for (OutboxEntry entry : entries) {
         EntryRows.bindInsert(insert, entry, dialect);
         insert.addBatch();
-        entries.add(entry);
       }
       insert.executeBatch();
     }
-    return entries;
+    return null;
   }
 
   @Override

@@ -146,7 +146,8 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
 
   @Override
   public Set<StoreCapability> capabilities() {
-    return Set.of(StoreCapability.ATOMIC_EVALUATION, StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_APPENDED);
+    return Set.of(StoreCapability.ATOMIC_EVALUATION, StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_APPENDED,
+        StoreCapability.CLAIM_ON_APPEND);
   }
 
   /** @return the number of shards (hash tags) the outbox is spread over */
@@ -154,6 +155,13 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     return keys.shards();
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One script call per shard the batch touches. Each script is its own commit, so entries a
+   * drain of this JVM takes ({@link StoreCapability#CLAIM_ON_APPEND}) are written claimed by it and
+   * handed to it as soon as their shard's script returned; they are returned as written.
+   */
   @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
     List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
@@ -162,21 +170,34 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     }
     int unkeyedShard = Math.floorMod(nextAppendShard.getAndIncrement(), keys.shards());
     Instant now = clock.instant();
-    List<OutboxEntry> entries = new ArrayList<>(batch.size());
-    Map<Integer, List<OutboxEntry>> byShard = new TreeMap<>();
+    List<OutboxEntry> appended = new ArrayList<>(batch.size());
     for (OutboxMessage message : batch) {
       int shard = message.orderingKey().map(keys::shardOfOrderingKey).orElse(unkeyedShard);
-      OutboxEntry entry = OutboxEntry.appended(keys.newId(EntryId.generate().value(), shard), message, now,
-          WriteStamp.fresh());
-      entries.add(entry);
-      byShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(entry);
+      appended.add(OutboxEntry.appended(keys.newId(EntryId.generate().value(), shard), message, now, WriteStamp.fresh()));
     }
-    byShard.forEach((shard, group) -> {
-      ScriptCall append = AppendScript.call(keys, shard, group);
-      ScriptCall.body(runSafely("append", () -> append.run(redis)), "append");
-    });
+    List<OutboxEntry> entries = commits.claimOnAppend(appended, now);
+    Map<Integer, List<OutboxEntry>> byShard = new TreeMap<>();
+    for (OutboxEntry entry : entries) {
+      byShard.computeIfAbsent(keys.shardOf(entry.id()).orElseThrow(), s -> new ArrayList<>()).add(entry);
+    }
+    List<OutboxEntry> written = new ArrayList<>(entries.size());
+    try {
+      byShard.forEach((shard, group) -> {
+        ScriptCall append = AppendScript.call(keys, shard, group);
+        ScriptCall.body(runSafely("append", () -> append.run(redis)), "append");
+        written.addAll(group);
+      });
+    } catch (RuntimeException failure) {
+      List<OutboxEntry> notWritten = new ArrayList<>(entries);
+      notWritten.removeAll(written);
+      commits.notCommitted(notWritten);
+      if (!written.isEmpty()) {
+        commits.committed(written);
+      }
+      throw failure;
+    }
     commits.committed(entries);
-    if (channel != null) {
+    if (channel != null && entries.stream().anyMatch(entry -> entry.currentClaim().isEmpty())) {
       channel.announce();
     }
     return entries;

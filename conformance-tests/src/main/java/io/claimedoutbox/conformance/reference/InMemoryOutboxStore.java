@@ -100,7 +100,7 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
 
   @Override
   public Set<StoreCapability> capabilities() {
-    return Set.of(StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_APPENDED);
+    return Set.of(StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_APPENDED, StoreCapability.CLAIM_ON_APPEND);
   }
 
   /**
@@ -124,14 +124,28 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
 
   @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
-    List<OutboxEntry> appended = NewEntries.of(StoreArguments.checkAppendAll(messages), clock.instant());
+    Instant now = clock.instant();
+    List<OutboxEntry> fresh = NewEntries.of(StoreArguments.checkAppendAll(messages), now);
+    List<OutboxEntry> appended = commits.claimOnAppend(fresh, now);
     synchronized (rows) {
       appended.forEach(entry -> rows.put(entry.id(), new StoredRow(entry, null)));
     }
     if (!appended.isEmpty()) {
-      commits.committed(appended);
+      commits.committed(reportedOnCommit(fresh, appended));
     }
     return appended;
+  }
+
+  /**
+   * What an append's commit reports to the listeners: the entries as written (claimed where a
+   * listener took them on append), not as they were before the offer.
+   *
+   * @param fresh the entries as appended, before any listener took one
+   * @param written the entries as written
+   * @return what to report
+   */
+  protected List<OutboxEntry> reportedOnCommit(List<OutboxEntry> fresh, List<OutboxEntry> written) {
+    return written;
   }
 
   @Override

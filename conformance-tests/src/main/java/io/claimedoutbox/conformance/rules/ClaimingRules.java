@@ -1,5 +1,6 @@
 package io.claimedoutbox.conformance.rules;
 
+import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.conformance.FixtureCapability;
 import io.claimedoutbox.conformance.FixtureContext;
 import io.claimedoutbox.conformance.MutableClock;
@@ -315,6 +316,85 @@ public abstract class ClaimingRules extends ConformanceTestBase {
         () -> store.claimAppended(null, List.of(plain), LEASE));
     RuleCheck.requireThrows(Rule.C16, IllegalArgumentException.class, "lease",
         () -> store.claimAppended(ALICE, List.of(plain), Duration.ZERO));
+  }
+
+  @Test
+  void c17_anEntryTakenOnAppendIsStoredClaimedAndFencedLikeAnyClaim() {
+    Assumptions.assumeTrue(store.capabilities().contains(StoreCapability.CLAIM_ON_APPEND),
+        () -> fixture().backendName() + " does not declare CLAIM_ON_APPEND: its appends offer nothing");
+    TakingListener alice = new TakingListener(ALICE, 1);
+    OutboxEntry taken;
+    OutboxEntry declined;
+    OutboxEntry keyed;
+    OutboxEntry later;
+    try (CommitNotifications.Subscription subscription = store.commitNotifications().subscribe(alice)) {
+      taken = appendOne();
+      declined = appendOne();
+      keyed = store.append(message("orders").withOrderingKey("customer-1"));
+      later = store.append(message("orders").availableAt(clock.instant().plusSeconds(600)));
+    }
+    RuleCheck.requireEqual(Rule.C17, "entries offered (a plain one, a second plain one, a keyed one, one not yet"
+        + " available)", List.of(taken.id(), declined.id()), alice.offered());
+    RuleCheck.require(Rule.C17, taken.status() == EntryStatus.CLAIMED
+        && taken.currentClaim().map(held -> held.owner().equals(ALICE) && held.token().generation() == 1).orElse(false)
+        && taken.attempts() == 1, () -> "the entry taken on append must be returned CLAIMED by " + ALICE
+        + ", generation 1, attempt 1; got " + taken);
+    RuleCheck.requireEqual(Rule.C17, "the stored entry taken on append", Optional.of(taken), store.find(taken.id()));
+    RuleCheck.requireEqual(Rule.C17, "raw owner of the entry taken on append", ALICE.value(), raw(taken.id()).owner());
+    RuleCheck.requireEqual(Rule.C17, "entries reported committed claimed", List.of(taken), alice.committedClaimed());
+    RuleCheck.requireEqual(Rule.C17, "status of the entries nobody took", List.of(EntryStatus.PENDING,
+        EntryStatus.PENDING, EntryStatus.PENDING), List.of(store.find(declined.id()).orElseThrow().status(),
+            store.find(keyed.id()).orElseThrow().status(), store.find(later.id()).orElseThrow().status()));
+    List<Claim> withinLease = store.claimDue(BOB, 10, LEASE);
+    RuleCheck.requireEqual(Rule.C17, "claimed by Bob within the lease", Set.of(declined.id(), keyed.id()),
+        ids(withinLease));
+    withinLease.forEach(claim -> store.tryMarkClaimDelivered(claim, DeliveryReceipt.none()));
+
+    clock.advance(LEASE.plusSeconds(1));
+    List<Claim> afterLease = store.claimDue(BOB, 10, LEASE);
+    RuleCheck.requireEqual(Rule.C17, "claimed by Bob once the lease taken on append ran out", Set.of(taken.id()),
+        ids(afterLease));
+    RuleCheck.requireEqual(Rule.C17, "the first holder's delivery after the lease ran out",
+        ClaimTransitionOutcome.STALE_CLAIM, store.tryMarkClaimDelivered(Claim.of(taken), DeliveryReceipt.none()).outcome());
+    RuleCheck.require(Rule.C17, store.tryMarkClaimDelivered(afterLease.get(0), DeliveryReceipt.none()).isApplied(),
+        () -> "Bob's delivery of the entry he claimed after the lease must be APPLIED");
+  }
+
+  /** Takes the first {@code room} entries offered, for {@code worker}, and keeps what it hears. */
+  private static final class TakingListener implements CommitNotifications.Listener {
+
+    private final WorkerId worker;
+    private int room;
+    private final List<EntryId> offered = new ArrayList<>();
+    private final List<OutboxEntry> committedClaimed = new ArrayList<>();
+
+    TakingListener(WorkerId worker, int room) {
+      this.worker = worker;
+      this.room = room;
+    }
+
+    @Override
+    public synchronized Optional<CommitNotifications.ClaimOnAppend> takeOnAppend(OutboxEntry entry) {
+      offered.add(entry.id());
+      if (room == 0) {
+        return Optional.empty();
+      }
+      room--;
+      return Optional.of(new CommitNotifications.ClaimOnAppend(worker, LEASE));
+    }
+
+    @Override
+    public synchronized void entriesCommitted(List<OutboxEntry> appended) {
+      appended.stream().filter(entry -> entry.currentClaim().isPresent()).forEach(committedClaimed::add);
+    }
+
+    synchronized List<EntryId> offered() {
+      return List.copyOf(offered);
+    }
+
+    synchronized List<OutboxEntry> committedClaimed() {
+      return List.copyOf(committedClaimed);
+    }
   }
 
   /** How far store time may be from this machine's wall clock: the servers the suite runs against are on loopback. */

@@ -63,6 +63,21 @@ final class BlindSpotStores {
     }
   }
 
+  /**
+   * C17. Bug: an append's commit reports the entries as they were before a listener took them, so
+   * the drain that took one is never handed its claim and the entry waits out the lease.
+   */
+  static final class ReportsEntriesAsBeforeTheOffer extends InMemoryOutboxStore {
+    ReportsEntriesAsBeforeTheOffer(Clock clock, TransitionWriteHook hook) {
+      super(clock, hook);
+    }
+
+    @Override
+    protected List<OutboxEntry> reportedOnCommit(List<OutboxEntry> fresh, List<OutboxEntry> written) {
+      return fresh;
+    }
+  }
+
   /** M4. Bug: requeueAll's own paging drops the topic after the first full page. */
   static final class RequeueAllDropsTheTopicAfterThePage extends InMemoryOutboxStore {
     RequeueAllDropsTheTopicAfterThePage(Clock clock, TransitionWriteHook hook) {

@@ -66,6 +66,7 @@ class BrokenStoresAreCaughtTest {
         Arguments.of(BatchSizeUncheckedSuite.class, Set.of(Rule.B7)),
         Arguments.of(GuessesAppliedFromTheNextRevisionSuite.class, Set.of(Rule.F6)),
         Arguments.of(ClaimsAppendedByDueQuerySuite.class, Set.of(Rule.C16)),
+        Arguments.of(ReportsEntriesAsBeforeTheOfferSuite.class, Set.of(Rule.C17)),
         // a walk that never ends: M2 stops at its bound instead of hanging (requeueAll's own guard keeps M4 from hanging)
         Arguments.of(DeadLettersIgnoreAfterSuite.class, Set.of(Rule.M2)));
   }
@@ -107,6 +108,12 @@ class BrokenStoresAreCaughtTest {
         .map(source -> ((org.junit.platform.engine.support.descriptor.MethodSource) source).getMethodName())
         .orElseThrow();
     return RuleDisplayNames.ruleOf(method).orElseThrow();
+  }
+
+  static class ReportsEntriesAsBeforeTheOfferSuite extends BrokenSuite {
+    ReportsEntriesAsBeforeTheOfferSuite() {
+      super(BlindSpotStores.ReportsEntriesAsBeforeTheOffer::new);
+    }
   }
 
   static class ClaimsAppendedByDueQuerySuite extends BrokenSuite {

@@ -217,7 +217,8 @@ public final class LatencyBenchmark {
         + " returning to the handler's first line (`System.nanoTime()`, the machine's monotonic clock, also across"
         + " processes). Systems run interleaved within a round, each after an untimed warm-up of 2,000 entries at"
         + " 500/s. \"ours\" is the drain with its defaults over the JPA adapter, producers on plain JDBC"
-        + " (`appendOn`, commit, `entriesCommitted`), and on Redis one `append` per entry (no business transaction"
+        + " (`beginAppendOn`, commit, `PendingAppend.committed()`: a drain with room takes the entry claimed on append),"
+        + " and on Redis one `append` per entry (no business transaction"
         + " there); \"other JVM\" producers run in a process of their own and append in a JPA transaction"
         + " (`appendWithin`). `achieved` is the rate the producers reached; `lost` are entries not handled"
         + " 15 s (or twice the run) after the last commit. Design and reading: [wake-ups.md](wake-ups.md).\n\n");

@@ -1,12 +1,12 @@
 package io.claimedoutbox.benchmarks.latency;
 
 import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
+import io.claimedoutbox.adapter.jpa.PendingAppend;
 import io.claimedoutbox.adapter.jpa.testkit.JpaTestKit;
 import io.claimedoutbox.benchmarks.BenchDatabase;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.drain.OutboxDrain;
-import io.claimedoutbox.domain.OutboxEntry;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -14,9 +14,9 @@ import java.util.List;
 
 /**
  * Our drain with its defaults over the JPA adapter, producers on plain JDBC as the peers' are: each
- * producer transaction inserts the business row and calls {@code appendOn} on the same connection,
- * commits, and tells the store ({@code entriesCommitted}), as the Spring starter does after a
- * commit. (An {@code appendWithin} in a JPA transaction tells the store from Hibernate's
+ * producer transaction inserts the business row and calls {@code beginAppendOn} on the same
+ * connection, commits, and reports the commit ({@code PendingAppend.committed}), as the Spring
+ * starter does from its transaction synchronization. (An {@code appendWithin} in a JPA transaction tells the store from Hibernate's
  * completion callback instead; the other-JVM producers take that path.)
  */
 final class OursOnSql implements LatencySystem {
@@ -53,21 +53,24 @@ final class OursOnSql implements LatencySystem {
 
   @Override
   public void produce(long sequence) throws SQLException {
-    List<OutboxEntry> appended;
+    PendingAppend appended = null;
     try (Connection connection = database.dataSource().getConnection()) {
       connection.setAutoCommit(false);
       try {
         BusinessTable.insert(connection, sequence);
-        appended = store.appendOn(connection, List.of(OutboxMessage.of("order-placed", BusinessTable.payload(sequence))));
+        appended = store.beginAppendOn(connection, List.of(OutboxMessage.of("order-placed", BusinessTable.payload(sequence))));
         connection.commit();
       } catch (SQLException | RuntimeException failure) {
         connection.rollback();
+        if (appended != null) {
+          appended.rolledBack();
+        }
         throw failure;
       } finally {
         connection.setAutoCommit(true);
       }
     }
-    store.entriesCommitted(appended);
+    appended.committed();
   }
 
   @Override

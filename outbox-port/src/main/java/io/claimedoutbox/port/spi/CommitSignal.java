@@ -3,8 +3,13 @@ package io.claimedoutbox.port.spi;
 import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.WriteStamp;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The {@link CommitNotifications} of one store object: the store calls {@link #committed()} after
@@ -12,6 +17,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * backend can push commits made elsewhere passes a {@link RemoteCommits} source: it is started
  * with the first subscriber and stopped with the last, so a store only appended to listens to
  * nothing.
+ *
+ * <p>A store that sees the outcome of an append ({@link io.claimedoutbox.port.StoreCapability#CLAIM_ON_APPEND})
+ * asks {@link #claimOnAppend} before it writes, writes what that returns, and then reports
+ * {@link #committed(List)} or {@link #notCommitted} with those entries, exactly once.
  *
  * <p>Thread-safe. A listener that throws is logged and does not keep the others from hearing.
  */
@@ -33,6 +42,8 @@ public final class CommitSignal implements CommitNotifications {
   }
 
   private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
+  /** Where the next offer starts, so that the drains of one JVM share the appends between them. */
+  private final AtomicInteger nextTaker = new AtomicInteger();
   private final RemoteCommits remote;
   private AutoCloseable listening;
 
@@ -69,6 +80,67 @@ public final class CommitSignal implements CommitNotifications {
         listener.entriesCommitted(appended);
       } catch (RuntimeException failure) {
         LOG.log(System.Logger.Level.WARNING, "A commit listener failed; the others were told", failure);
+      }
+    }
+  }
+
+  /**
+   * Offers the entries of an append to the drains of this JVM ({@link Listener#takeOnAppend}) and
+   * returns them as they are to be written: each one a drain took, claimed by it; the others as
+   * given. Only due entries without an ordering key are offered (which entry of a key comes first
+   * is the due query's to decide). Cheap when nobody listens.
+   *
+   * @param appended the entries about to be written, as appended
+   * @param now the append's time
+   * @return the entries to write, in the same order
+   */
+  public List<OutboxEntry> claimOnAppend(List<OutboxEntry> appended, Instant now) {
+    if (listeners.isEmpty()) {
+      return appended;
+    }
+    List<Listener> takers = List.copyOf(listeners);
+    List<OutboxEntry> written = new ArrayList<>(appended.size());
+    for (OutboxEntry entry : appended) {
+      written.add(entry.message().orderingKey().isEmpty() && entry.isDue(now) ? offer(takers, entry, now) : entry);
+    }
+    return written;
+  }
+
+  private OutboxEntry offer(List<Listener> takers, OutboxEntry entry, Instant now) {
+    int first = Math.floorMod(nextTaker.getAndIncrement(), takers.size());
+    for (int i = 0; i < takers.size(); i++) {
+      Optional<ClaimOnAppend> terms;
+      try {
+        terms = takers.get((first + i) % takers.size()).takeOnAppend(entry);
+      } catch (RuntimeException failure) {
+        LOG.log(System.Logger.Level.WARNING, "A commit listener failed to answer an offer; the entry stays pending",
+            failure);
+        continue;
+      }
+      if (terms.isPresent()) {
+        return entry.claimedBy(terms.get().worker(), now, terms.get().lease(), WriteStamp.fresh());
+      }
+    }
+    return entry;
+  }
+
+  /**
+   * Tells every subscriber that the append of {@code written} (as {@link #claimOnAppend} returned
+   * them) did not commit, so the drains that took some keep no room for them.
+   *
+   * @param written the entries as they would have been written
+   */
+  public void notCommitted(List<OutboxEntry> written) {
+    for (OutboxEntry entry : written) {
+      if (entry.currentClaim().isEmpty()) {
+        continue;
+      }
+      for (Listener listener : listeners) {
+        try {
+          listener.notCommitted(entry);
+        } catch (RuntimeException failure) {
+          LOG.log(System.Logger.Level.WARNING, "A commit listener failed; the others were told", failure);
+        }
       }
     }
   }

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -52,6 +53,9 @@ final class HandlerPool {
    */
   private final Map<EntryId, Reservation> reserved = new ConcurrentHashMap<>();
   private final AtomicLong reservedPayloadBytes = new AtomicLong();
+  private static final long HAND_OFF_STREAM_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+  private volatile long lastHandOffNanos = System.nanoTime() - TimeUnit.SECONDS.toNanos(1);
+  private volatile boolean handOffsCameClose;
   private final Object emptied = new Object();
   private final AtomicInteger waiting = new AtomicInteger();
   private final AtomicLong finishedHandlers = new AtomicLong();
@@ -70,13 +74,15 @@ final class HandlerPool {
   private volatile boolean forcedStop;
 
   HandlerPool(DrainSettings settings, OutboxClaimOutcomeStore store, OutboxMessageHandler handler,
-      Executor executor, Consumer<InFlightEntry> onRelease, DrainFailures failures) {
+      Executor executor, ScheduledExecutorService scheduler, Consumer<InFlightEntry> onRelease,
+      DrainFailures failures) {
     this.settings = settings;
     this.failures = failures;
     this.handler = handler;
     this.executor = executor;
     this.leaseKeeper = new LeaseKeeper(store, settings);
-    this.recorder = new ResultRecorder(store, settings.worker(), settings.resultBatchSize(), this::release, failures);
+    this.recorder = new ResultRecorder(store, settings.worker(), settings.resultBatchSize(), this::release, failures,
+        this::handOffsStream, scheduler);
     this.onRelease = onRelease;
     this.claimAhead = new ClaimAhead(settings);
   }
@@ -146,8 +152,20 @@ final class HandlerPool {
     if (!unreserve(claim.entryId())) {
       return false;
     }
+    long now = System.nanoTime();
+    handOffsCameClose = now - lastHandOffNanos < HAND_OFF_STREAM_GAP_NANOS;
+    lastHandOffNanos = now;
     dispatch(claim);
     return true;
+  }
+
+  /**
+   * Whether entries claimed on append come faster than one per 2 ms and kept coming until a moment
+   * ago: results then wait a little for each other ({@link ResultRecorder}).
+   */
+  private boolean handOffsStream() {
+    return handOffsCameClose
+        && System.nanoTime() - lastHandOffNanos < ResultRecorder.STREAM_LINGER.toNanos();
   }
 
   /**

@@ -87,7 +87,8 @@ public final class OutboxDrain implements AutoCloseable {
         runnable -> daemon(runnable, "outbox-drain-" + number + "-scheduler"));
     ClaimPoller[] wakeUp = new ClaimPoller[1];
     this.failures = new DrainFailures(settings.worker().value(), settings.clock());
-    this.pool = new HandlerPool(settings, b.store, b.handler, handlers, entry -> wakeUp[0].released(entry), failures);
+    this.pool = new HandlerPool(settings, b.store, b.handler, handlers, scheduler, entry -> wakeUp[0].released(entry),
+        failures);
     this.poller = new ClaimPoller(b.store, settings, pool, scheduler, failures, b.wakeOnCommit && b.claimOnAppend);
     wakeUp[0] = poller;
     this.notifications = b.wakeOnCommit ? b.store.commitNotifications() : CommitNotifications.NONE;

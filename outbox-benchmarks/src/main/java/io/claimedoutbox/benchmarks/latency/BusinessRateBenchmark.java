@@ -24,9 +24,11 @@ import java.util.function.UnaryOperator;
 /**
  * What the drain costs the application beside it: producer threads commit a business {@code INSERT}
  * plus one appended entry per transaction as fast as they can, with a drain of the same store in
- * the same JVM, and the business transactions per second are counted. Three variants run
- * alternated, the order rotating each round: the drain with its defaults, the drain polling only
- * ({@code wakeOnCommit(false)}: how the drain ran before commits woke it), and no drain at all.
+ * the same JVM, and the business transactions per second are counted. Four variants run
+ * alternated, the order rotating each round: the drain with its defaults, the drain claiming
+ * committed entries with a round trip instead of taking them on append ({@code claimOnAppend(false)}),
+ * the drain polling only ({@code wakeOnCommit(false)}: how the drain ran before commits woke it),
+ * and no drain at all.
  *
  * <pre>
  * java -cp outbox-benchmarks.jar io.claimedoutbox.benchmarks.latency.BusinessRateBenchmark
@@ -41,6 +43,8 @@ public final class BusinessRateBenchmark {
 
   private static final List<Variant> VARIANTS = List.of(
       new Variant("drain, defaults", builder -> builder),
+      new Variant("drain, committed entries claimed by a round trip (claimOnAppend false)",
+          builder -> builder.claimOnAppend(false)),
       new Variant("drain, polling only (wakeOnCommit false)", builder -> builder.wakeOnCommit(false)),
       new Variant("no drain", null));
 

@@ -6,6 +6,8 @@ import io.claimedoutbox.conformance.ManualExecutor;
 import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
 import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimTransition;
+import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
@@ -39,6 +41,7 @@ class ClaimOnAppendTest {
   private final MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
   private final InMemoryOutboxStore backing = new InMemoryOutboxStore(clock, TransitionWriteHook.NONE);
   private final AtomicInteger claimCalls = new AtomicInteger();
+  private final AtomicInteger resultWrites = new AtomicInteger();
   private final ManualExecutor handlers = new ManualExecutor();
   private final ManualScheduler scheduler = new ManualScheduler();
   private final List<String> handled = Collections.synchronizedList(new ArrayList<>());
@@ -56,6 +59,12 @@ class ClaimOnAppendTest {
       public List<Claim> claimAppended(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
         claimCalls.incrementAndGet();
         return super.claimAppended(worker, appended, lease);
+      }
+
+      @Override
+      public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
+        resultWrites.incrementAndGet();
+        return super.tryTransitionAll(transitions);
       }
 
       @Override
@@ -106,6 +115,29 @@ class ClaimOnAppendTest {
     assertThat(handled).containsExactly(appended.id().value());
     assertThat(claimCalls).as("no claim call for an entry claimed on append").hasValue(1);
     assertThat(backing.find(appended.id()).orElseThrow().status()).isEqualTo(EntryStatus.DELIVERED);
+    drain.stop(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void resultsOfAStreamOfHandOffsAreWrittenTogetherAfterAShortWait() {
+    OutboxDrain drain = idle(drainOn(backing.commitNotifications()).concurrency(10));
+    List<OutboxMessage> batch = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      batch.add(OutboxMessage.of("t", new byte[] {(byte) i}));
+    }
+
+    List<OutboxEntry> appended = backing.appendAll(batch);
+    handlers.runAll();
+    int writtenAtOnce = resultWrites.get();
+    scheduler.runDelayed();
+
+    assertThat(appended).allSatisfy(entry -> assertThat(entry.status()).isEqualTo(EntryStatus.CLAIMED));
+    assertThat(handled).hasSize(10);
+    assertThat(writtenAtOnce).as("result writes before the linger ran out (10 hand-offs back to back)")
+        .isLessThanOrEqualTo(2);
+    assertThat(resultWrites.get()).as("result writes for 10 results").isLessThanOrEqualTo(3);
+    assertThat(appended).allSatisfy(entry -> assertThat(backing.find(entry.id()).orElseThrow().status())
+        .isEqualTo(EntryStatus.DELIVERED));
     drain.stop(Duration.ofSeconds(1));
   }
 

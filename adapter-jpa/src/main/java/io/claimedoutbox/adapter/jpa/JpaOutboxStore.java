@@ -165,6 +165,17 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
   }
 
   /**
+   * What this store's session listening for other processes' commits is doing: on PostgreSQL it is
+   * opened with the first drain that subscribes and checks itself with a probe; behind a
+   * transaction pooler it ends up {@link ListenState#POLLING_ONLY}.
+   *
+   * @return the state now; {@link ListenState#NONE} where the store has no such session
+   */
+  public ListenState listenState() {
+    return channel == null ? ListenState.NONE : channel.state();
+  }
+
+  /**
    * Tells the drains (of this JVM and, on PostgreSQL, of others) that entries appended with
    * {@link #appendOn} were committed, so they claim them now rather than at their next poll. Call it
    * after the commit; calling it without one costs the drains an empty claim, never an error.

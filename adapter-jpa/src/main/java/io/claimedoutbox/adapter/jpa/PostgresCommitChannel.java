@@ -51,6 +51,7 @@ final class PostgresCommitChannel {
   static final Duration MAX_ANNOUNCE_INTERVAL = Duration.ofMillis(50);
 
   private final String origin = UUID.randomUUID().toString();
+  private volatile ListenState state = ListenState.IDLE;
   private final CoalescingRunner announcer = new CoalescingRunner(() -> notifyOthers(origin), "claimed-outbox-notify", ANNOUNCE_INTERVAL,
       MAX_ANNOUNCE_INTERVAL);
 
@@ -79,8 +80,14 @@ final class PostgresCommitChannel {
     }
   }
 
+  /** @return what the listening session is doing now */
+  ListenState state() {
+    return state;
+  }
+
   /** Starts the listening session; {@code heard} is called for commits of other store objects. */
   AutoCloseable listen(Runnable heard) {
+    state = ListenState.STARTING;
     Listener listener = new Listener(heard);
     Thread thread = daemon(listener, "claimed-outbox-listen");
     listener.thread = thread;
@@ -110,6 +117,7 @@ final class PostgresCommitChannel {
             listen.execute("LISTEN " + CHANNEL);
           }
           if (!probeComesBack()) {
+            state = ListenState.POLLING_ONLY;
             LOG.warn("PostgreSQL accepted LISTEN {} but delivers no notifications (a transaction pooler such as"
                 + " PgBouncer in transaction mode?): drains of this store poll only", CHANNEL);
             return;
@@ -117,6 +125,7 @@ final class PostgresCommitChannel {
           if (warnedBroken) {
             LOG.info("Listening for appended entries again ({})", CHANNEL);
           }
+          state = ListenState.LISTENING;
           // commits made before the session listened were not heard: one wake-up covers them
           heard.run();
           warnedBroken = false;
@@ -126,6 +135,7 @@ final class PostgresCommitChannel {
           if (closed) {
             return;
           }
+          state = ListenState.BROKEN;
           if (!warnedBroken) {
             LOG.warn("The session listening for appended entries broke; drains poll until it is back: {}",
                 broken.toString());
@@ -196,6 +206,7 @@ final class PostgresCommitChannel {
     @Override
     public void close() {
       closed = true;
+      state = ListenState.IDLE;
       if (thread != null) {
         thread.interrupt();
       }

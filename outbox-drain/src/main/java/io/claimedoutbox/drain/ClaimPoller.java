@@ -243,18 +243,19 @@ final class ClaimPoller implements CommitNotifications.Listener {
   }
 
   /**
-   * Dispatches the entries claimed for this drain on append; returns those still {@code PENDING}
-   * (entries claimed for another drain of this JVM are that drain's).
+   * Dispatches the entries claimed for this drain on append; returns those still {@code PENDING}.
+   * Entries claimed for another drain of this JVM are that drain's, also when this one takes none
+   * on append.
    */
   private List<OutboxEntry> handOverClaimedOnAppend(List<OutboxEntry> appended) {
-    if (onAppend == null || appended.stream().allMatch(entry -> entry.currentClaim().isEmpty())) {
+    if (appended.stream().allMatch(entry -> entry.currentClaim().isEmpty())) {
       return appended;
     }
     List<OutboxEntry> pending = new ArrayList<>(appended.size());
     for (OutboxEntry entry : appended) {
       if (entry.currentClaim().isEmpty()) {
         pending.add(entry);
-      } else if (isOurs(entry)) {
+      } else if (onAppend != null && isOurs(entry)) {
         pool.dispatchReserved(Claim.of(entry));
       }
     }

@@ -12,6 +12,7 @@ import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.ForwardingOutboxStore;
 import io.claimedoutbox.port.NewEntries;
@@ -189,6 +190,21 @@ class ClaimOnAppendTest {
     signal.committed(written);
 
     assertThat(handlers.queued()).as("handler runs for one entry reported twice").isEqualTo(1);
+    drain.stop(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void anEntryClaimedOnAppendForAnotherDrainOfTheJvmIsLeftToIt() {
+    CommitSignal signal = CommitSignal.local();
+    OutboxDrain drain = idle(drainOn(signal).claimOnAppend(false));
+    OutboxEntry othersClaim = fresh(1, clock.instant()).get(0)
+        .claimedBy(WorkerId.of("drain-2"), clock.instant(), Duration.ofSeconds(30), WriteStamp.fresh());
+
+    signal.committed(List.of(othersClaim));
+    scheduler.runQueued();
+
+    assertThat(handlers.queued()).as("handlers started for another drain's claim").isZero();
+    assertThat(claimCalls).as("no claim for another drain's claim").hasValue(1);
     drain.stop(Duration.ofSeconds(1));
   }
 

@@ -53,8 +53,9 @@ final class HandlerPool {
    */
   private final Map<EntryId, Reservation> reserved = new ConcurrentHashMap<>();
   private final AtomicLong reservedPayloadBytes = new AtomicLong();
-  private static final long HAND_OFF_STREAM_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
-  private volatile long lastHandOffNanos = System.nanoTime() - TimeUnit.SECONDS.toNanos(1);
+  private static final Duration HAND_OFF_STREAM_GAP = Duration.ofMillis(2);
+  /** When the last entry claimed on append was handed over (the injected clock: tests decide the pace). */
+  private volatile Instant lastHandOff = Instant.MIN;
   private volatile boolean handOffsCameClose;
   private final Object emptied = new Object();
   private final AtomicInteger waiting = new AtomicInteger();
@@ -152,9 +153,9 @@ final class HandlerPool {
     if (!unreserve(claim.entryId())) {
       return false;
     }
-    long now = System.nanoTime();
-    handOffsCameClose = now - lastHandOffNanos < HAND_OFF_STREAM_GAP_NANOS;
-    lastHandOffNanos = now;
+    Instant now = settings.clock().instant();
+    handOffsCameClose = lastHandOff.plus(HAND_OFF_STREAM_GAP).isAfter(now);
+    lastHandOff = now;
     dispatch(claim);
     return true;
   }
@@ -164,8 +165,7 @@ final class HandlerPool {
    * ago: results then wait a little for each other ({@link ResultRecorder}).
    */
   private boolean handOffsStream() {
-    return handOffsCameClose
-        && System.nanoTime() - lastHandOffNanos < ResultRecorder.STREAM_LINGER.toNanos();
+    return handOffsCameClose && lastHandOff.plus(ResultRecorder.STREAM_LINGER).isAfter(settings.clock().instant());
   }
 
   /**

@@ -1,13 +1,10 @@
 package io.claimedoutbox.benchmarks.latency;
 
 import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
-import io.claimedoutbox.adapter.jpa.PendingAppend;
 import io.claimedoutbox.adapter.jpa.testkit.JpaTestKit;
 import io.claimedoutbox.benchmarks.BenchDatabase;
-import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.drain.OutboxDrain;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -131,25 +128,7 @@ public final class BusinessRateBenchmark {
   private static long produceUntil(BenchDatabase database, JpaOutboxStore store, long deadline) throws SQLException {
     long committed = 0;
     while (System.nanoTime() < deadline) {
-      PendingAppend appended = null;
-      try (Connection connection = database.dataSource().getConnection()) {
-        connection.setAutoCommit(false);
-        try {
-          BusinessTable.insert(connection, committed);
-          appended = store.beginAppendOn(connection, List.of(OutboxMessage.of("order-placed",
-              BusinessTable.payload(committed))));
-          connection.commit();
-        } catch (SQLException | RuntimeException failure) {
-          connection.rollback();
-          if (appended != null) {
-            appended.rolledBack();
-          }
-          throw failure;
-        } finally {
-          connection.setAutoCommit(true);
-        }
-      }
-      appended.committed();
+      BusinessTable.commitWithEntry(database.dataSource(), store, committed);
       committed++;
     }
     return committed;

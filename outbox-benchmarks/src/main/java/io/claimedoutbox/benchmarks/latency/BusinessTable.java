@@ -1,10 +1,15 @@
 package io.claimedoutbox.benchmarks.latency;
 
+import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
+import io.claimedoutbox.adapter.jpa.PendingAppend;
 import io.claimedoutbox.benchmarks.BenchDatabase;
+import io.claimedoutbox.domain.OutboxMessage;
 import java.nio.ByteBuffer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.List;
+import javax.sql.DataSource;
 
 /** The business table each measured transaction inserts a row into, beside its outbox entry. */
 final class BusinessTable {
@@ -25,6 +30,32 @@ final class BusinessTable {
       insert.setString(1, "order " + sequence);
       insert.executeUpdate();
     }
+  }
+
+  /**
+   * One business transaction as a JDBC application writes it: the business row and its entry on one
+   * connection, committed, then the commit reported to the store ({@code beginAppendOn}), or the
+   * rollback reported when it fails.
+   */
+  static void commitWithEntry(DataSource dataSource, JpaOutboxStore store, long sequence) throws SQLException {
+    PendingAppend appended = null;
+    try (Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(false);
+      try {
+        insert(connection, sequence);
+        appended = store.beginAppendOn(connection, List.of(OutboxMessage.of("order-placed", payload(sequence))));
+        connection.commit();
+      } catch (SQLException | RuntimeException failure) {
+        connection.rollback();
+        if (appended != null) {
+          appended.rolledBack();
+        }
+        throw failure;
+      } finally {
+        connection.setAutoCommit(true);
+      }
+    }
+    appended.committed();
   }
 
   /** @return the payload carrying {@code sequence} */

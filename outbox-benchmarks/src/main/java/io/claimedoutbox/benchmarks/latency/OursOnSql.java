@@ -1,16 +1,12 @@
 package io.claimedoutbox.benchmarks.latency;
 
 import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
-import io.claimedoutbox.adapter.jpa.PendingAppend;
 import io.claimedoutbox.adapter.jpa.testkit.JpaTestKit;
 import io.claimedoutbox.benchmarks.BenchDatabase;
-import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.drain.OutboxDrain;
-import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.List;
 
 /**
  * Our drain with its defaults over the JPA adapter, producers on plain JDBC as the peers' are: each
@@ -53,24 +49,7 @@ final class OursOnSql implements LatencySystem {
 
   @Override
   public void produce(long sequence) throws SQLException {
-    PendingAppend appended = null;
-    try (Connection connection = database.dataSource().getConnection()) {
-      connection.setAutoCommit(false);
-      try {
-        BusinessTable.insert(connection, sequence);
-        appended = store.beginAppendOn(connection, List.of(OutboxMessage.of("order-placed", BusinessTable.payload(sequence))));
-        connection.commit();
-      } catch (SQLException | RuntimeException failure) {
-        connection.rollback();
-        if (appended != null) {
-          appended.rolledBack();
-        }
-        throw failure;
-      } finally {
-        connection.setAutoCommit(true);
-      }
-    }
-    appended.committed();
+    BusinessTable.commitWithEntry(database.dataSource(), store, sequence);
   }
 
   @Override

@@ -96,6 +96,12 @@ class ClaimOnAppendTest {
     return NewEntries.of(messages, now);
   }
 
+  /** An append of {@code count} entries about to be written, offered to the drains now. */
+  private List<OutboxEntry> offer(CommitSignal signal, int count) {
+    Instant now = clock.instant();
+    return signal.claimOnAppend(fresh(count, now), now);
+  }
+
   private static long claimedBy(List<OutboxEntry> written, WorkerId worker) {
     return written.stream().filter(entry -> entry.currentClaim().filter(c -> c.owner().equals(worker)).isPresent())
         .count();
@@ -147,15 +153,15 @@ class ClaimOnAppendTest {
     CommitSignal signal = CommitSignal.local();
     OutboxDrain drain = idle(drainOn(signal));
 
-    List<OutboxEntry> first = signal.claimOnAppend(fresh(50, clock.instant()), clock.instant());
+    List<OutboxEntry> first = offer(signal, 50);
     long room = claimedBy(first, WORKER);
     assertThat(room).as("entries taken of 50 offered").isPositive().isLessThan(50);
-    assertThat(signal.claimOnAppend(fresh(5, clock.instant()), clock.instant())).as("offered while full")
+    assertThat(offer(signal, 5)).as("offered while full")
         .allSatisfy(entry -> assertThat(entry.status()).isEqualTo(EntryStatus.PENDING));
 
     signal.notCommitted(first);
 
-    List<OutboxEntry> again = signal.claimOnAppend(fresh(50, clock.instant()), clock.instant());
+    List<OutboxEntry> again = offer(signal, 50);
     assertThat(claimedBy(again, WORKER)).as("entries taken after the rollback").isEqualTo(room);
     assertThat(handlers.queued()).as("nothing handled for a rolled-back append").isZero();
     assertThat(claimCalls).as("no claim while appends are undecided").hasValue(1);
@@ -166,16 +172,16 @@ class ClaimOnAppendTest {
   void roomKeptForACommitNeverReportedIsFreedOnceItsLeaseHasRunOut() {
     CommitSignal signal = CommitSignal.local();
     OutboxDrain drain = idle(drainOn(signal));
-    long room = claimedBy(signal.claimOnAppend(fresh(50, clock.instant()), clock.instant()), WORKER);
+    long room = claimedBy(offer(signal, 50), WORKER);
 
     clock.advance(Duration.ofSeconds(29));
     drain.renewLeases();
-    assertThat(claimedBy(signal.claimOnAppend(fresh(5, clock.instant()), clock.instant()), WORKER))
+    assertThat(claimedBy(offer(signal, 5), WORKER))
         .as("taken within the lease of the unreported ones").isZero();
     clock.advance(Duration.ofSeconds(2));
     drain.renewLeases();
 
-    assertThat(claimedBy(signal.claimOnAppend(fresh(50, clock.instant()), clock.instant()), WORKER))
+    assertThat(claimedBy(offer(signal, 50), WORKER))
         .as("taken once their lease (30 s) ran out").isEqualTo(room);
     drain.stop(Duration.ofSeconds(1));
   }
@@ -184,7 +190,7 @@ class ClaimOnAppendTest {
   void aRepeatedReportHandsTheEntryOverOnce() {
     CommitSignal signal = CommitSignal.local();
     OutboxDrain drain = idle(drainOn(signal));
-    List<OutboxEntry> written = signal.claimOnAppend(fresh(1, clock.instant()), clock.instant());
+    List<OutboxEntry> written = offer(signal, 1);
 
     signal.committed(written);
     signal.committed(written);
@@ -214,7 +220,7 @@ class ClaimOnAppendTest {
     OutboxDrain drain = idle(drainOn(signal));
     drain.stop(Duration.ofSeconds(1));
 
-    assertThat(signal.claimOnAppend(fresh(3, clock.instant()), clock.instant()))
+    assertThat(offer(signal, 3))
         .allSatisfy(entry -> assertThat(entry.status()).isEqualTo(EntryStatus.PENDING));
   }
 

@@ -193,8 +193,7 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
   public void entriesCommitted(List<OutboxEntry> appended) {
     Arguments.requireNonNull(appended, "appended");
     commits.committed(appended);
-    // entries claimed on append are already a drain's: other processes would find nothing to claim
-    if (channel != null && (appended.isEmpty() || appended.stream().anyMatch(entry -> entry.currentClaim().isEmpty()))) {
+    if (channel != null && CommitSignal.concernsOtherProcesses(appended)) {
       channel.announce();
     }
   }

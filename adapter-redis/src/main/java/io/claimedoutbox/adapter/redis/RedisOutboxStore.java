@@ -197,7 +197,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
       throw failure;
     }
     commits.committed(entries);
-    if (channel != null && entries.stream().anyMatch(entry -> entry.currentClaim().isEmpty())) {
+    if (channel != null && CommitSignal.concernsOtherProcesses(entries)) {
       channel.announce();
     }
     return entries;

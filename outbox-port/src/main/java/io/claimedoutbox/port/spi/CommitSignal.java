@@ -145,6 +145,18 @@ public final class CommitSignal implements CommitNotifications {
     }
   }
 
+  /**
+   * Whether other processes should hear of a commit: unless every committed entry was claimed on
+   * append (then it is already a drain's, and they would find nothing to claim). A commit reported
+   * without its entries always is worth telling.
+   *
+   * @param committed the committed entries as written, or empty when they are not known
+   * @return whether to announce the commit across processes
+   */
+  public static boolean concernsOtherProcesses(List<OutboxEntry> committed) {
+    return committed.isEmpty() || committed.stream().anyMatch(entry -> entry.currentClaim().isEmpty());
+  }
+
   /** @return whether anybody in this JVM listens now */
   public boolean hasSubscribers() {
     return !listeners.isEmpty();

@@ -97,11 +97,11 @@ class DependencyDirectionTest {
   }
 
   @Test
-  @DisplayName("the Jackson payload codec sees only the port and Jackson")
+  @DisplayName("the Jackson payload codecs see only the port and Jackson (3 and 2)")
   void jacksonSeesOnlyThePortAndJackson() {
     classes().that().resideInAPackage("io.claimedoutbox.jackson..")
         .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.claimedoutbox.domain..",
-            "io.claimedoutbox.port..", "io.claimedoutbox.jackson..", "com.fasterxml.jackson..")
+            "io.claimedoutbox.port..", "io.claimedoutbox.jackson..", "tools.jackson..", "com.fasterxml.jackson..")
         .check(PRODUCTION);
   }
 

@@ -1,6 +1,5 @@
 package io.claimedoutbox.conformance;
 
-import io.claimedoutbox.port.TransitionWriteHook;
 import java.time.Clock;
 
 /**

@@ -5,7 +5,6 @@ import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.TransitionKind;
-import io.claimedoutbox.port.TransitionWriteHook;
 import io.claimedoutbox.port.spi.EntryStorage;
 import java.time.Instant;
 import java.util.List;

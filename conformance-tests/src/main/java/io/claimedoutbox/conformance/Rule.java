@@ -1,5 +1,15 @@
 package io.claimedoutbox.conformance;
 
+import io.claimedoutbox.port.OperationArguments;
+import io.claimedoutbox.port.OutboxOperations;
+import io.claimedoutbox.port.StoreCapability;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.StoreArguments;
+import io.claimedoutbox.port.UndecodableEntryException;
+import io.claimedoutbox.port.spi.StoreTimeClock;
+import io.claimedoutbox.port.spi.LostAcknowledgement;
+import io.claimedoutbox.port.OutboxStoreException;
+import io.claimedoutbox.port.TransitionOutcomeUnknownException;
 import java.util.Locale;
 
 /**

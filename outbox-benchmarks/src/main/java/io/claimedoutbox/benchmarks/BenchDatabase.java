@@ -49,6 +49,11 @@ public final class BenchDatabase implements AutoCloseable {
     return namespace.url();
   }
 
+  /** @return the schema (PostgreSQL) or database (MariaDB) this run's tables live in, its own */
+  public String namespace() {
+    return namespace.name();
+  }
+
   public boolean isPostgreSql() {
     return namespace.database() == OutboxDatabase.POSTGRESQL;
   }

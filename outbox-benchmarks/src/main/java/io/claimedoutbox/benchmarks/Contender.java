@@ -12,6 +12,12 @@ interface Contender extends AutoCloseable {
   /** @return the backend in the report, for example {@code PostgreSQL} */
   String backend();
 
+  /**
+   * Called before each {@link #seed} with the coming drain's worker count, for a system whose
+   * worker threads are fixed when it starts; the default does nothing.
+   */
+  default void prepare(int workers) throws Exception {}
+
   /** Empties the store and appends {@code entries} due entries, each carrying its number as id. */
   void seed(int entries) throws Exception;
 

@@ -72,6 +72,8 @@ public final class DrainBenchmark {
       }
       contenders.add(open(new DbSchedulerContender(pg, timeout), resources));
       contenders.add(open(new TransactionOutboxContender(pg, timeout), resources));
+      contenders.add(open(new NamastackContender(pg, timeout), resources));
+      contenders.add(open(new JobRunrContender(pg, timeout), resources));
       contenders.add(open(new SkipLockedFloor(pg, timeout), resources));
       if (!mariadb.equals("none")) {
         BenchDatabase maria = open(new BenchDatabase(mariadb), resources);
@@ -141,6 +143,7 @@ public final class DrainBenchmark {
   }
 
   private static Measurement measure(Contender contender, int entries, int workers, int round) throws Exception {
+    contender.prepare(workers);
     contender.seed(entries);
     Handled handled = new Handled(entries);
     CpuMeter.Reading cpu = CpuMeter.start(contender.backend());

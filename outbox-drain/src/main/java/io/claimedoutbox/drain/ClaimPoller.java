@@ -8,7 +8,7 @@ import io.claimedoutbox.port.CommitNotifications.ClaimOnAppend;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
-import io.claimedoutbox.port.spi.PayloadBudget;
+import io.claimedoutbox.domain.PayloadBudget;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,6 +60,17 @@ import org.slf4j.LoggerFactory;
 final class ClaimPoller implements CommitNotifications.Listener {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClaimPoller.class);
+  /**
+   * How long after a reported commit an empty claim is taken for "ahead of the stream", not for an
+   * idle outbox. Under a stream heard from another process the wake-ups come coalesced (one per up
+   * to 50 ms) and may be late on a busy machine; a claim that finds nothing between two of them
+   * would otherwise double the wait to 100, 200, 400 ms while entries keep arriving. An idle outbox
+   * reports no commits, so its back-off grows as before.
+   */
+  static final Duration STREAM_MEMORY = Duration.ofSeconds(1);
+
+  private static final long NEVER = Long.MIN_VALUE;
+
   /** The widest the wake-up gap grows under a stream of commits. */
   private static final long MAX_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
@@ -107,6 +118,11 @@ final class ClaimPoller implements CommitNotifications.Listener {
   private final DrainFailures failures;
   private volatile boolean stopping;
   private Duration idle;
+  /**
+   * When a commit was last reported ({@link DrainSettings#clock}), as epoch milliseconds; a claim
+   * that finds nothing within {@link #STREAM_MEMORY} of it does not grow the idle wait.
+   */
+  private volatile long lastCommitHeardMillis = NEVER;
 
   ClaimPoller(OutboxClaimOutcomeStore store, DrainSettings settings, HandlerPool pool,
       ScheduledExecutorService scheduler, DrainFailures failures, boolean claimOnAppend) {
@@ -224,6 +240,7 @@ final class ClaimPoller implements CommitNotifications.Listener {
       localCommitsSinceTurn.incrementAndGet();
     }
     commitsSinceTurn.incrementAndGet();
+    lastCommitHeardMillis = settings.clock().millis();
     wakeSoon();
   }
 
@@ -405,16 +422,28 @@ final class ClaimPoller implements CommitNotifications.Listener {
     }
   }
 
-  /** No wait after a full batch, {@code minIdle} after a short one, a growing wait after none. */
+  /**
+   * No wait after a full batch, {@code minIdle} after a short one or after none while commits are
+   * being reported ({@link #STREAM_MEMORY}), a growing wait after none otherwise.
+   */
   private synchronized Duration waitAfter(int asked, int claimed) {
     if (claimed > 0) {
       idle = settings.minIdle();
       return claimed >= asked ? Duration.ZERO : idle;
     }
+    if (commitsHeardRecently()) {
+      idle = settings.minIdle();
+      return idle;
+    }
     Duration current = idle;
     Duration doubled = idle.multipliedBy(2);
     idle = doubled.compareTo(settings.maxIdle()) > 0 ? settings.maxIdle() : doubled;
     return current;
+  }
+
+  private boolean commitsHeardRecently() {
+    long heard = lastCommitHeardMillis;
+    return heard != NEVER && settings.clock().millis() - heard < STREAM_MEMORY.toMillis();
   }
 
   private void turnAfterIdle() {

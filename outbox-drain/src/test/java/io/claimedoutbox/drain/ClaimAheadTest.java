@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
 import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.domain.WorkerId;
-import io.claimedoutbox.port.TransitionWriteHook;
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;

@@ -13,7 +13,7 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.ForwardingOutboxStore;
-import io.claimedoutbox.port.TransitionWriteHook;
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import io.claimedoutbox.port.spi.CommitSignal;
 import java.time.Duration;
 import java.time.Instant;
@@ -157,6 +157,29 @@ class CommitWakeUpTest {
     assertThat(dueQueries).hasValue(2);
     assertThat(handOvers).hasValue(0);
     assertThat(handled).containsExactly(elsewhere.id().value());
+    drain.stop(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void aClaimThatFindsNothingWhileCommitsAreReportedDoesNotGrowTheIdleWait() {
+    OutboxDrain drain = idleDrain(drain());
+    // another process committed an entry another drain took first: the claim it wakes finds nothing
+    backing.append(OutboxMessage.of("t", new byte[] {1}));
+    backing.claimDue(WorkerId.of("other"), 10, Duration.ofSeconds(30));
+
+    signal.committed();
+    settle();
+
+    assertThat(dueQueries).hasValue(2);
+    assertThat(scheduler.pendingDelays()).as("commits are being reported: the stream goes on, the outbox is not idle")
+        .containsExactly(MIN_IDLE);
+
+    clock.advance(ClaimPoller.STREAM_MEMORY);
+    scheduler.runDelayed();
+    scheduler.runDelayed();
+    assertThat(dueQueries).hasValue(4);
+    assertThat(scheduler.pendingDelays()).as("no commit reported for a while: the back-off grows again")
+        .containsExactly(MIN_IDLE.multipliedBy(2));
     drain.stop(Duration.ofSeconds(1));
   }
 

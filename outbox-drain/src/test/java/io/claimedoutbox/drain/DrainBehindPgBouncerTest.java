@@ -6,7 +6,7 @@ import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.claimedoutbox.adapter.jpa.JpaOutbox;
 import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
-import io.claimedoutbox.adapter.jpa.ListenState;
+import io.claimedoutbox.port.ListenState;
 import io.claimedoutbox.adapter.jpa.OutboxDatabase;
 import io.claimedoutbox.adapter.jpa.OutboxSchema;
 import io.claimedoutbox.domain.EntryId;

@@ -10,7 +10,7 @@ import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.port.ForwardingOutboxStore;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.StoreCapability;
-import io.claimedoutbox.port.TransitionWriteHook;
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

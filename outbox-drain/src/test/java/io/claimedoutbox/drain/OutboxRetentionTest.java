@@ -12,7 +12,7 @@ import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
-import io.claimedoutbox.port.TransitionWriteHook;
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -9,7 +9,7 @@ import io.claimedoutbox.adapter.jpa.OutboxSchema;
 import io.claimedoutbox.adapter.redis.RedisOutboxStore;
 import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
-import io.claimedoutbox.port.TransitionWriteHook;
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -20,7 +20,7 @@ import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.ForwardingOutboxStore;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.TransitionOutcomeUnknownException;
-import io.claimedoutbox.port.TransitionWriteHook;
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;

@@ -13,7 +13,7 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.ForwardingOutboxStore;
-import io.claimedoutbox.port.TransitionWriteHook;
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

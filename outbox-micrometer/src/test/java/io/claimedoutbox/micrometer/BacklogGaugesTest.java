@@ -6,7 +6,7 @@ import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
-import io.claimedoutbox.port.TransitionWriteHook;
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.ref.WeakReference;
 import java.time.Duration;

@@ -14,7 +14,7 @@ import io.claimedoutbox.port.OutboxOperations;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
-import io.claimedoutbox.port.TransitionWriteHook;
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

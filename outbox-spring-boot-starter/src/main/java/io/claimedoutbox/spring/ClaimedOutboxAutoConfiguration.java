@@ -34,7 +34,8 @@ import org.springframework.context.annotation.Import;
  * Claimed Outbox for Spring Boot 4: one {@link ClaimedOutboxStore} bean on the backend the
  * application has (see {@link ClaimedOutboxProperties.Backend}), the drain and retention as
  * lifecycle beans, metrics and observations when their registries exist, a health indicator when
- * Actuator's health is present, trace context when a tracer is.
+ * Actuator's health is present, trace context when a tracer is, a payload codec over the
+ * application's Jackson mapper when {@code outbox-jackson} is present.
  */
 @AutoConfiguration(afterName = {
     "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
@@ -46,10 +47,13 @@ import org.springframework.context.annotation.Import;
     "org.springframework.boot.data.mongodb.autoconfigure.DataMongoAutoConfiguration",
     "org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
     "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
-    "org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration"})
+    "org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration",
+    "org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
+    "org.springframework.boot.jackson2.autoconfigure.Jackson2AutoConfiguration"})
 @EnableConfigurationProperties(ClaimedOutboxProperties.class)
 @Import({JpaBackendConfiguration.class, RedisBackendConfiguration.class, MongoBackendConfiguration.class,
-    ClaimedOutboxAutoConfiguration.Tracing.class, ClaimedOutboxAutoConfiguration.HealthConfiguration.class})
+    ClaimedOutboxAutoConfiguration.Tracing.class, ClaimedOutboxAutoConfiguration.HealthConfiguration.class,
+    JacksonPayloadConfiguration.class})
 public class ClaimedOutboxAutoConfiguration {
 
   /**

@@ -7,7 +7,7 @@ import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.drain.DrainStats;
 import io.claimedoutbox.micrometer.BacklogReader;
-import io.claimedoutbox.port.TransitionWriteHook;
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;

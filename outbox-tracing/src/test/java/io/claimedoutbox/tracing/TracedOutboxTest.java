@@ -11,7 +11,7 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.drain.OutboxDrain;
 import io.claimedoutbox.drain.OutboxMessageHandler;
-import io.claimedoutbox.port.TransitionWriteHook;
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.test.simple.SimpleSpan;

@@ -5,7 +5,7 @@ import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.TransitionKind;
 import io.claimedoutbox.domain.WriteStamp;
-import io.claimedoutbox.port.LostAcknowledgement;
+import io.claimedoutbox.port.spi.LostAcknowledgement;
 import java.util.Optional;
 import java.util.function.Supplier;
 

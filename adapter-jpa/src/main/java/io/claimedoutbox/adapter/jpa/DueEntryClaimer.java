@@ -5,7 +5,7 @@ import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.StoreArguments;
-import io.claimedoutbox.port.spi.PayloadBudget;
+import io.claimedoutbox.domain.PayloadBudget;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

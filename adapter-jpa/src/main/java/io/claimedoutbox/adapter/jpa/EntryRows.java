@@ -6,7 +6,7 @@ import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WriteStamp;
-import io.claimedoutbox.port.HeaderText;
+import io.claimedoutbox.port.spi.HeaderText;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.jpa;
 
+import io.claimedoutbox.port.ListenState;
 import io.claimedoutbox.adapter.jpa.JdbcAccess.Repeat;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
@@ -15,7 +16,7 @@ import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OperationArguments;
 import io.claimedoutbox.port.CommitNotifications;
-import io.claimedoutbox.port.NewEntries;
+import io.claimedoutbox.port.spi.NewEntries;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.spi.AppendedClaims;
 import io.claimedoutbox.port.spi.CommitSignal;
@@ -24,7 +25,7 @@ import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
-import io.claimedoutbox.port.StoreTimeClock;
+import io.claimedoutbox.port.spi.StoreTimeClock;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;

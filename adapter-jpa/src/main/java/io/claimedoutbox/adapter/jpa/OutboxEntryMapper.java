@@ -8,7 +8,7 @@ import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
-import io.claimedoutbox.port.HeaderText;
+import io.claimedoutbox.port.spi.HeaderText;
 import io.claimedoutbox.port.UndecodableEntryException;
 import java.time.DateTimeException;
 import java.util.UUID;

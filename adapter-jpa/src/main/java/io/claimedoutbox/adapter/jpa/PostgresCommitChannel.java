@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.jpa;
 
+import io.claimedoutbox.port.ListenState;
 import io.claimedoutbox.adapter.jpa.JdbcAccess.Repeat;
 import io.claimedoutbox.port.spi.CoalescingRunner;
 import java.sql.Connection;

@@ -45,12 +45,13 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
-import io.claimedoutbox.port.LostAcknowledgement;
-import io.claimedoutbox.port.NewEntries;
+import io.claimedoutbox.port.spi.LostAcknowledgement;
+import io.claimedoutbox.port.spi.NewEntries;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OperationArguments;
 import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.ListenState;
 import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.OutboxOperations;
 import io.claimedoutbox.port.RequeueResult;
@@ -58,10 +59,10 @@ import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
-import io.claimedoutbox.port.StoreTimeClock;
+import io.claimedoutbox.port.spi.StoreTimeClock;
 import io.claimedoutbox.port.TransitionOutcomeUnknownException;
 import io.claimedoutbox.port.spi.EntryFields;
-import io.claimedoutbox.port.spi.PayloadBudget;
+import io.claimedoutbox.domain.PayloadBudget;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -118,7 +119,8 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   /** The name of the index of dead letters by id, for the dead-letter list. */
   public static final String DEAD_LETTER_INDEX = "outbox_dead_letters";
 
-  private final CommitSignal commits = CommitSignal.local();
+  private final CommitSignal commits;
+  private final MongoCommitChannel channel;
   private final MongoCollection<Document> collection;
   private final Clock clock;
   private final MongoOperations operations;
@@ -131,6 +133,10 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     this.clock = builder.storeTime == null ? builder.clock
         : StoreTimeClock.of(() -> serverNow(client, builder.databaseName), builder.storeTime);
     this.operations = new MongoOperations(collection, clock);
+    this.channel = builder.listen ? new MongoCommitChannel(client, client.getDatabase(builder.databaseName),
+        collection)
+        : null;
+    this.commits = channel != null ? CommitSignal.withRemote(channel::listen) : CommitSignal.local();
   }
 
   /**
@@ -228,12 +234,25 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    *
    * <p>Drains of this store object are told after {@link #appendAll(List)} and after an append in a
    * session without a transaction; after an append in a transaction the caller says when it
-   * committed ({@link #entriesCommitted}; the Spring Boot starter does). Commits of other
-   * processes are not heard (change streams are not used): their entries are found by polling.
+   * committed ({@link #entriesCommitted}; the Spring Boot starter does). While a drain runs, commits
+   * of other processes are heard through a change stream on the collection where the server has
+   * them (a replica set or a sharded cluster; see {@link #listenState()}); on a standalone server
+   * their entries are found by polling.
    */
   @Override
   public CommitNotifications commitNotifications() {
     return commits;
+  }
+
+  /**
+   * What the change stream that hears other processes' appends is doing. It runs while a drain of
+   * this store runs; on a server without change streams (standalone, or the in-process stand-in)
+   * it ends up {@link ListenState#POLLING_ONLY}, said once at INFO.
+   *
+   * @return the state now; {@link ListenState#NONE} with {@code listenAcrossProcesses(false)}
+   */
+  public ListenState listenState() {
+    return channel == null ? ListenState.NONE : channel.state();
   }
 
   /**
@@ -572,9 +591,24 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     private WriteConcern writeConcern = WriteConcern.MAJORITY;
     private Clock clock = Clock.systemUTC();
     private Duration storeTime;
+    private boolean listen = true;
 
     private Builder(MongoClient client) {
       this.client = client;
+    }
+
+    /**
+     * Whether drains of this store hear appends of other processes (default yes): while a drain
+     * runs, the store watches the collection's inserts through a change stream (one cursor, one
+     * {@code getMore} per 5 s when idle) where the server has change streams. Drains in the
+     * appending JVM are woken either way.
+     *
+     * @param value {@code false} to watch nothing
+     * @return this builder
+     */
+    public Builder listenAcrossProcesses(boolean value) {
+      this.listen = value;
+      return this;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.claimedoutbox.conformance.rules;
 
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import io.claimedoutbox.conformance.FixtureCapability;
 import io.claimedoutbox.conformance.FixtureContext;
 import io.claimedoutbox.conformance.MutableClock;

@@ -2,7 +2,7 @@ package io.claimedoutbox.conformance.rules;
 
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.TransitionKind;
-import io.claimedoutbox.port.TransitionWriteHook;
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;

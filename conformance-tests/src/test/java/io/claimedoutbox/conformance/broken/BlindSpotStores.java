@@ -16,7 +16,7 @@ import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.TransitionOutcomeUnknownException;
-import io.claimedoutbox.port.TransitionWriteHook;
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

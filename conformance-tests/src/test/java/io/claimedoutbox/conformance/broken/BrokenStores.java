@@ -16,7 +16,7 @@ import io.claimedoutbox.domain.TransitionKind;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
-import io.claimedoutbox.port.TransitionWriteHook;
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import io.claimedoutbox.port.UndecodableEntryException;
 import java.time.Clock;
 import java.time.Duration;

@@ -9,7 +9,7 @@ import io.claimedoutbox.conformance.Rule;
 import io.claimedoutbox.conformance.rules.RuleDisplayNames;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
 import io.claimedoutbox.conformance.reference.InMemoryStoreFixture;
-import io.claimedoutbox.port.TransitionWriteHook;
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import java.time.Clock;
 import java.util.List;
 import java.util.Set;

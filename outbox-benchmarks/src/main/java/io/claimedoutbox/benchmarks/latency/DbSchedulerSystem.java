@@ -50,6 +50,11 @@ final class DbSchedulerSystem implements LatencySystem {
   }
 
   @Override
+  public java.time.Duration pollInterval() {
+    return java.time.Duration.ofSeconds(10);
+  }
+
+  @Override
   public String name() {
     return "db-scheduler 16.12.0 (immediate execution" + (triggerAfterCommit ? " + trigger after commit)" : ")");
   }

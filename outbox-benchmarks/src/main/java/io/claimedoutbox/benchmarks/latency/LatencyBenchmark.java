@@ -27,6 +27,7 @@ import redis.clients.jedis.HostAndPort;
  * java -cp outbox-benchmarks.jar io.claimedoutbox.benchmarks.latency.LatencyBenchmark
  *     [--rates 1,20,200,2000] [--seconds 10] [--rounds 2] [--backends postgresql,mariadb,redis]
  *     [--only word,word] [--other-jvm true] [--idle-seconds 30] [--output docs/latency.md]
+ *     [--ladder 5,20,50,200,500,2000,5000,10000 | none] [--ladder-seconds 5]
  *     [--postgresql URL] [--mariadb URL] [--redis host:port]
  * </pre>
  */
@@ -36,7 +37,7 @@ public final class LatencyBenchmark {
 
   /** One measured row. */
   record Row(int round, String backend, int rate, String system, String producers, Recording.Summary summary,
-      double achievedRate, double cpuSeconds, String load) {}
+      double achievedRate, double cpuSeconds, String load, boolean keptUp) {}
 
   /**
    * Runs the benchmark.
@@ -53,6 +54,10 @@ public final class LatencyBenchmark {
     int rounds = Integer.parseInt(options.getOrDefault("rounds", "2"));
     int idleSeconds = Integer.parseInt(options.getOrDefault("idle-seconds", "30"));
     boolean otherJvm = Boolean.parseBoolean(options.getOrDefault("other-jvm", "true"));
+    String ladderOption = options.getOrDefault("ladder", "5,20,50,200,500,2000,5000,10000");
+    List<Integer> ladder = ladderOption.equals("none") ? List.of()
+        : Arrays.stream(ladderOption.split(",")).map(Integer::parseInt).toList();
+    int ladderSeconds = Integer.parseInt(options.getOrDefault("ladder-seconds", "5"));
     List<String> backends = List.of(options.getOrDefault("backends", "postgresql,mariadb,redis").split(","));
     List<String> only = options.containsKey("only") ? List.of(options.get("only").split(",")) : List.of();
     String postgresql = options.getOrDefault("postgresql", env("OUTBOX_POSTGRESQL_URL",
@@ -63,6 +68,7 @@ public final class LatencyBenchmark {
 
     List<Row> rows = new ArrayList<>();
     Map<String, String> idle = new LinkedHashMap<>();
+    List<Ladder> ladders = new ArrayList<>();
     for (String backend : backends) {
       try (Backend opened = Backend.open(backend, postgresql, mariadb, redis)) {
         List<LatencySystem> systems = opened.systems().stream()
@@ -83,12 +89,15 @@ public final class LatencyBenchmark {
             }
           }
         }
+        for (LatencySystem system : ladder.isEmpty() ? List.<LatencySystem>of() : systems) {
+          ladders.add(climb(opened.name(), system, ladder, ladderSeconds));
+        }
         if (idleSeconds > 0) {
           idle.put(opened.name(), idleCost(opened, idleSeconds));
         }
       }
     }
-    String report = report(rows, idle, seconds, rounds, String.join(" ", args));
+    String report = report(rows, ladders, idle, seconds, rounds, String.join(" ", args));
     System.out.println(report);
     if (options.containsKey("output")) {
       Path output = Path.of(options.get("output"));
@@ -114,6 +123,11 @@ public final class LatencyBenchmark {
 
   /** Produces sequences shifted past any recording, for warm-ups. */
   private record Shifted(LatencySystem system, long shift) implements LatencySystem {
+    @Override
+    public java.time.Duration pollInterval() {
+      return system.pollInterval();
+    }
+
     @Override
     public String name() {
       return system.name();
@@ -142,17 +156,56 @@ public final class LatencyBenchmark {
     } else {
       produced = produceElsewhere(remote, recording, rate, seconds);
     }
-    long grace = System.nanoTime() + TimeUnit.SECONDS.toNanos(Math.max(15, seconds * 2L));
+    // a relay that polls every 15 s must get its next poll and one more before an entry counts as lost
+    long graceNanos = Math.max(TimeUnit.SECONDS.toNanos(Math.max(15, seconds * 2L)),
+        2 * system.pollInterval().toNanos() + TimeUnit.SECONDS.toNanos(5));
+    long grace = System.nanoTime() + graceNanos;
     recording.awaitHandled(produced.entries(), grace);
     double cpu = (processCpuNanos() - cpuBefore) / 1e9;
     String load = Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
     system.stop();
     Recording.Summary summary = recording.summarize(produced.entries());
+    boolean keptUp = keptUp(system, rate, produced, summary, recording.trailAtEnd(produced.entries()));
     Row row = new Row(round, backend, rate, system.name(), remote == null ? "same JVM" : "other JVM", summary,
-        produced.achievedPerSecond(), cpu, load);
+        produced.achievedPerSecond(), cpu, load, keptUp);
     System.out.println(line(row));
     return row;
   }
+
+  /**
+   * A relay kept up with a rate when nothing was lost, its producers reached 95% of the rate (a
+   * relay that slows its producers' commits does not keep up), and its last entry was handled
+   * within one poll interval plus a second of the last commit: a relay that falls behind trails by
+   * more the longer it runs, one that keeps up by at most the wait for its next poll.
+   */
+  static boolean keptUp(LatencySystem system, int rate, SteadyProducers.Produced produced, Recording.Summary summary,
+      long trailNanos) {
+    long allowed = system.pollInterval().toNanos() + TimeUnit.SECONDS.toNanos(1);
+    return summary.lost() == 0 && produced.achievedPerSecond() >= 0.95 * rate && trailNanos <= allowed;
+  }
+
+  /**
+   * Climbs the ladder of rates for one system, one row per rate, and stops at the first it does not
+   * keep up with.
+   *
+   * @return the highest rate it kept up with, 0 when none
+   */
+  private static Ladder climb(String backend, LatencySystem system, List<Integer> ladder, int seconds)
+      throws Exception {
+    int highest = 0;
+    Row last = null;
+    for (int rate : ladder) {
+      last = measure(0, backend, rate, seconds, system, null);
+      if (!last.keptUp()) {
+        break;
+      }
+      highest = rate;
+    }
+    return new Ladder(backend, system.name(), highest, last);
+  }
+
+  /** The highest rate a system kept up with, and the row where the climb ended. */
+  record Ladder(String backend, String system, int highest, Row ended) {}
 
   private static SteadyProducers.Produced produceElsewhere(List<String> remote, Recording recording, int rate,
       int seconds) throws Exception {
@@ -193,10 +246,10 @@ public final class LatencyBenchmark {
 
   private static String line(Row row) {
     Recording.Summary s = row.summary();
-    return String.format(Locale.ROOT, "| %d | %s | %,d/s | %s | %s | %s | %s | %s | %s | %d/%d | %d | %d | %,.0f/s | %.1f | %s |",
-        row.round(), row.backend(), row.rate(), row.system(), row.producers(), ms(s.p50()), ms(s.p95()), ms(s.p99()),
-        ms(s.max()), s.handled(), s.produced(), s.lost(), s.duplicates(), row.achievedRate(), row.cpuSeconds(),
-        row.load());
+    return String.format(Locale.ROOT, "| %s | %s | %,d/s | %s | %s | %s | %s | %s | %s | %d/%d | %d | %d | %,.0f/s | %s | %.1f | %s |",
+        row.round() == 0 ? "ladder" : Integer.toString(row.round()), row.backend(), row.rate(), row.system(),
+        row.producers(), ms(s.p50()), ms(s.p95()), ms(s.p99()), ms(s.max()), s.handled(), s.produced(), s.lost(),
+        s.duplicates(), row.achievedRate(), row.keptUp() ? "yes" : "no", row.cpuSeconds(), row.load());
   }
 
   static String ms(long nanos) {
@@ -207,7 +260,8 @@ public final class LatencyBenchmark {
     return String.format(Locale.ROOT, millis >= 10 ? "%.0f ms" : "%.2f ms", millis);
   }
 
-  private static String report(List<Row> rows, Map<String, String> idle, int seconds, int rounds, String args) {
+  private static String report(List<Row> rows, List<Ladder> ladders, Map<String, String> idle, int seconds,
+      int rounds, String args) {
     StringBuilder out = new StringBuilder();
     out.append("# Commit-to-handler latency\n\n");
     out.append("Written by `LatencyBenchmark` (`outbox-benchmarks`; the README's \"run the latency benchmark\"), arguments: `")
@@ -221,10 +275,16 @@ public final class LatencyBenchmark {
         + " and on Redis one `append` per entry (no business transaction"
         + " there); \"other JVM\" producers run in a process of their own and append in a JPA transaction"
         + " (`appendWithin`). `achieved` is the rate the producers reached; `lost` are entries not handled"
-        + " 15 s (or twice the run) after the last commit. Design and reading: [wake-ups.md](wake-ups.md).\n\n");
+        + " 15 s (or twice the run, or two poll intervals and 5 s, whichever is longest) after the last commit;"
+        + " `kept up` is defined under the ladder below. Peers as their documentation wires them:"
+        + " transaction-outbox's after-commit submitter plus the `flush()` a user schedules (every second),"
+        + " db-scheduler with immediate execution (with and without a trigger after commit), namastack-outbox's"
+        + " JDBC starter in a Spring Boot context (its defaults, and polling every 100 ms for 100 keys), and"
+        + " JobRunr's background job server with its defaults, the job enqueued right after the business commit"
+        + " (open-source JobRunr cannot join the business transaction). Design and reading: [wake-ups.md](wake-ups.md).\n\n");
     out.append(MachineLine.describe()).append("\n\n");
-    out.append("| round | backend | rate | system | producers | p50 | p95 | p99 | max | handled | lost | dup | achieved | JVM CPU s | load |\n");
-    out.append("| ---: | --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+    out.append("| round | backend | rate | system | producers | p50 | p95 | p99 | max | handled | lost | dup | achieved | kept up | JVM CPU s | load |\n");
+    out.append("| ---: | --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |\n");
     rows.forEach(row -> out.append(line(row)).append('\n'));
     out.append("\nOur p50 ÷ transaction-outbox's p50, same backend, rate and round (same-JVM producers):\n\n");
     Map<String, Row> peers = new HashMap<>();
@@ -233,9 +293,21 @@ public final class LatencyBenchmark {
     for (Row row : rows) {
       Row peer = peers.get(row.round() + row.backend() + row.rate());
       if (peer != null && row.system().startsWith("ours") && row.producers().equals("same JVM")) {
-        out.append(String.format(Locale.ROOT, "- round %d, %s, %,d/s: ours %s, transaction-outbox %s (%.1f×)%n",
+        out.append(String.format(Locale.ROOT, "- round %d, %s, %,d/s: ours %s, transaction-outbox %s (%.2f×)%n",
             row.round(), row.backend(), row.rate(), ms(row.summary().p50()), ms(peer.summary().p50()),
             row.summary().p50() / (double) Math.max(1, peer.summary().p50())));
+      }
+    }
+    if (!ladders.isEmpty()) {
+      out.append("\nThe highest rate each kept up with, same-JVM producers, climbing the ladder of rates (rows marked"
+          + " `ladder` above) until the first it did not: kept up means nothing lost, producers within 95% of the rate,"
+          + " and the last entry handled within the relay's poll interval plus 1 s of the last commit. The climb's"
+          + " top rung also fails when the producers alone cannot commit that fast on this machine.\n\n");
+      out.append("| backend | system | highest rate kept up with | where the climb ended |\n| --- | --- | ---: | --- |\n");
+      for (Ladder climbed : ladders) {
+        out.append(String.format(Locale.ROOT, "| %s | %s | %s | %s |%n", climbed.backend(), climbed.system(),
+            climbed.highest() == 0 ? "none of the ladder" : String.format(Locale.ROOT, "%,d/s", climbed.highest()),
+            ended(climbed.ended())));
       }
     }
     out.append("\nIdle cost (server counters, one drain, no appends):\n\n");
@@ -243,6 +315,19 @@ public final class LatencyBenchmark {
     out.append(String.format(Locale.ROOT, "%n%d s of production per row, %d rounds; JVM CPU is the benchmark"
         + " process (relay and same-JVM producers) during the row; load is the 1-minute load average.%n", seconds, rounds));
     return out.toString();
+  }
+
+  private static String ended(Row row) {
+    if (row == null) {
+      return "no rung measured";
+    }
+    if (row.keptUp()) {
+      return String.format(Locale.ROOT, "kept up with the top rung, %,d/s (p99 %s)", row.rate(),
+          ms(row.summary().p99()));
+    }
+    Recording.Summary s = row.summary();
+    return String.format(Locale.ROOT, "at %,d/s: producers %,.0f/s, p50 %s, p99 %s, %d lost", row.rate(),
+        row.achievedRate(), ms(s.p50()), ms(s.p99()), s.lost());
   }
 
   static Map<String, String> options(String[] args) {
@@ -284,6 +369,9 @@ public final class LatencyBenchmark {
           backend.systems.add(new TransactionOutboxSystem(database));
           backend.systems.add(new DbSchedulerSystem(database, false));
           backend.systems.add(new DbSchedulerSystem(database, true));
+          backend.systems.add(NamastackSystem.withDefaults(database));
+          backend.systems.add(NamastackSystem.tuned(database));
+          backend.systems.add(new JobRunrSystem(database));
           return backend;
         }
         case "redis" -> {

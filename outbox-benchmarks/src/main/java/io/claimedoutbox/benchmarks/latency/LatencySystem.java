@@ -10,6 +10,13 @@ interface LatencySystem extends AutoCloseable {
   /** @return the name in the report, for example {@code transaction-outbox 4.2.268} */
   String name();
 
+  /**
+   * @return the longest a committed entry may wait for this relay's next poll with nothing waking it
+   *     (its configured interval, or ours: the idle back-off's maximum); a relay keeps up with a
+   *     rate when its last entry is handled within this (plus a second) of the last commit
+   */
+  java.time.Duration pollInterval();
+
   /** Starts the relay; its handler calls {@code recording.handlerStarted(sequence)} first thing. */
   void start(Recording recording) throws Exception;
 

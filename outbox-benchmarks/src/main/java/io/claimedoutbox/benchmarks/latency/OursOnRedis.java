@@ -29,6 +29,11 @@ final class OursOnRedis implements LatencySystem {
   }
 
   @Override
+  public java.time.Duration pollInterval() {
+    return java.time.Duration.ofSeconds(5);
+  }
+
+  @Override
   public String name() {
     return "ours (defaults)";
   }

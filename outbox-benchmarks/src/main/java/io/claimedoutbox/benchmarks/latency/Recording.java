@@ -42,6 +42,21 @@ final class Recording {
     }
   }
 
+  /**
+   * @return nanoseconds from the last commit to the last handler start among the first {@code
+   *     produced} entries: how far the relay trails the producers when they stop (0 when nothing
+   *     was handled or committed)
+   */
+  long trailAtEnd(int produced) {
+    long lastCommit = 0;
+    long lastStart = 0;
+    for (int i = 0; i < produced; i++) {
+      lastCommit = Math.max(lastCommit, committed.get(i));
+      lastStart = Math.max(lastStart, started.get(i));
+    }
+    return lastCommit == 0 || lastStart == 0 ? 0 : Math.max(0, lastStart - lastCommit);
+  }
+
   long handled() {
     return handled.get();
   }

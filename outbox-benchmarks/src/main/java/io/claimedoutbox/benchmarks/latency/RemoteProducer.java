@@ -97,6 +97,12 @@ public final class RemoteProducer {
       return "producer";
     }
 
+    /** It relays nothing, so it never waits for a poll. */
+    @Override
+    public java.time.Duration pollInterval() {
+      return java.time.Duration.ZERO;
+    }
+
     @Override
     public void start(Recording recording) {}
 

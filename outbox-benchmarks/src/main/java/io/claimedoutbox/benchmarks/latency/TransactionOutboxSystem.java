@@ -45,6 +45,11 @@ final class TransactionOutboxSystem implements LatencySystem {
   }
 
   @Override
+  public java.time.Duration pollInterval() {
+    return java.time.Duration.ofSeconds(1);
+  }
+
+  @Override
   public String name() {
     return "transaction-outbox 4.2.268 (after-commit submit + flush every 1 s)";
   }

@@ -8,7 +8,6 @@ import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
-import io.claimedoutbox.port.HeaderText;
 import io.claimedoutbox.port.UndecodableEntryException;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;

@@ -1,5 +1,6 @@
 package io.claimedoutbox.port.spi;
 
+import io.claimedoutbox.domain.PayloadBudget;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimFence;
@@ -10,8 +11,6 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
-import io.claimedoutbox.port.LostAcknowledgement;
-import io.claimedoutbox.port.NewEntries;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;

@@ -1,9 +1,8 @@
-package io.claimedoutbox.port.spi;
+package io.claimedoutbox.domain;
 
 /**
- * The payload limit of one claim ({@link io.claimedoutbox.port.OutboxClaimStore#claimDue(
- * io.claimedoutbox.domain.WorkerId, int, long, java.time.Duration)}), taken entry by entry in due
- * order: an entry fits while the bytes taken stay within the limit, and the first always fits, so
+ * The payload limit of one claim (the port's {@code claimDue(worker, limit, maxPayloadBytes,
+ * lease)}), taken entry by entry in due order: an entry fits while the bytes taken stay within the limit, and the first always fits, so
  * an entry larger than the limit is still claimed on its own. Not thread-safe; one per claim.
  */
 public final class PayloadBudget {

@@ -1,4 +1,4 @@
-package io.claimedoutbox.port;
+package io.claimedoutbox.conformance;
 
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.TransitionKind;

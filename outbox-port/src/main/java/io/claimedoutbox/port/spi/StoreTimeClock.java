@@ -1,4 +1,4 @@
-package io.claimedoutbox.port;
+package io.claimedoutbox.port.spi;
 
 import io.claimedoutbox.domain.Arguments;
 import java.time.Clock;
@@ -44,7 +44,7 @@ public final class StoreTimeClock extends Clock {
    * @param serverNow one round trip that returns the server's time
    * @param refresh how often to ask again, positive
    * @return the clock
-   * @throws OutboxStoreException when the first answer cannot be had
+   * @throws io.claimedoutbox.port.OutboxStoreException when the first answer cannot be had
    */
   public static StoreTimeClock of(Supplier<Instant> serverNow, Duration refresh) {
     Arguments.requireNonNull(serverNow, "serverNow");

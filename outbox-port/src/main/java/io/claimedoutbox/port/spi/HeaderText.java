@@ -1,4 +1,4 @@
-package io.claimedoutbox.port;
+package io.claimedoutbox.port.spi;
 
 import java.net.URLDecoder;
 import java.net.URLEncoder;

@@ -1,5 +1,7 @@
-package io.claimedoutbox.port;
+package io.claimedoutbox.port.spi;
 
+import io.claimedoutbox.port.OutboxStoreException;
+import io.claimedoutbox.port.TransitionOutcomeUnknownException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

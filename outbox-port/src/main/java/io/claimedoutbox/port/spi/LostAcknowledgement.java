@@ -1,5 +1,7 @@
-package io.claimedoutbox.port;
+package io.claimedoutbox.port.spi;
 
+import io.claimedoutbox.port.OutboxStoreException;
+import io.claimedoutbox.port.TransitionOutcomeUnknownException;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimFence;
 import io.claimedoutbox.domain.ClaimTransitionResult;
@@ -41,7 +43,7 @@ public final class LostAcknowledgement {
    * @param stamp the write's stamp
    * @param basedOn the revision the write was based on: the entry it was checked against, or the
    *     claim's snapshot when the write was conditioned on the claim only
-   * @param atomic whether the store decides and writes in one step ({@link StoreCapability#ATOMIC_EVALUATION})
+   * @param atomic whether the store decides and writes in one step ({@link io.claimedoutbox.port.StoreCapability#ATOMIC_EVALUATION})
    * @param reread reads the entry again; may throw
    * @param cause the failure that lost the answer
    * @return the decided result

@@ -1,4 +1,4 @@
-package io.claimedoutbox.port;
+package io.claimedoutbox.port.spi;
 
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
@@ -16,7 +16,7 @@ public final class NewEntries {
   /**
    * One fresh entry per message, in order: a new id, revision 1, its own write stamp.
    *
-   * @param messages a batch already checked with {@link StoreArguments#checkAppendAll}
+   * @param messages a batch already checked with {@link io.claimedoutbox.port.StoreArguments#checkAppendAll}
    * @param now the append time
    * @return the entries to write
    */

@@ -1,0 +1,5 @@
+/**
+ * <b>internal.</b> The {@code outbox} program (race lab, backend comparison, live conformance, benchmarks). A
+ * runnable jar, not a library: nothing here is API.
+ */
+package io.claimedoutbox.cli;

@@ -102,6 +102,10 @@ public enum Rule {
       + " delivered, nothing for an unknown key",
       "the lookup of the key's first unfinished entry (one index probe) and the same due check and compare-and-set"
           + " as a claim; requires StoreCapability.CLAIM_BY_KEY, others report it skipped"),
+  O6(Level.REQUIRED, "Oldest due first across keys: behind 100 held-back entries of a key in flight, claims of 2"
+      + " take the claimable entries (first of other keys, and unkeyed ones) two at a time in append order",
+      "that a claim which finds the heads of keys and the unkeyed entries by separate ways still takes the oldest due"
+          + " of them all, not the first found of each"),
 
   E1(Level.REQUIRED, "Ids, ordering keys and worker ids that differ only in case, an accent or a trailing space are"
       + " different values: find of a look-alike id is empty, each look-alike key is its own key, a claim whose owner"

@@ -26,8 +26,8 @@ import org.springframework.util.ClassUtils;
  */
 final class OutboxJpaSchema {
 
-  static final List<String> INDEXES = List.of("outbox_entry_due", "outbox_entry_key_order", "outbox_entry_finished",
-      "outbox_entry_dead_letter");
+  static final List<String> INDEXES = List.of("outbox_entry_unkeyed_due", "outbox_entry_keyed_due",
+      "outbox_entry_key_order", "outbox_entry_finished", "outbox_entry_dead_letter");
 
   private OutboxJpaSchema() {}
 

@@ -75,7 +75,7 @@ class StarterConfigurationTest {
             assertThat(context).hasNotFailed();
             JdbcTemplate jdbc = new JdbcTemplate(context.getBean(DataSource.class));
             assertThat(jdbc.queryForList("SELECT id FROM claimed_outbox_changelog ORDER BY orderexecuted", String.class))
-                .containsExactly("claimed-outbox-V1", "claimed-outbox-V2", "claimed-outbox-V3");
+                .containsExactly("claimed-outbox-V1", "claimed-outbox-V2", "claimed-outbox-V3", "claimed-outbox-V5");
             ClaimedOutboxStore store = context.getBean(ClaimedOutboxStore.class);
             store.append(OutboxMessage.of("orders", new byte[] {1}));
             assertThat(store.countByStatus().total()).isEqualTo(1);

@@ -27,6 +27,7 @@ abstract class DueEntryClaimer {
   final JdbcAccess jdbc;
   private final SqlDialect dialect;
   private final RowWriter writer;
+  private final ClaimQuerySteering steering = new ClaimQuerySteering();
 
   DueEntryClaimer(JdbcAccess jdbc, SqlDialect dialect) {
     this.jdbc = jdbc;
@@ -105,43 +106,96 @@ abstract class DueEntryClaimer {
 
   /**
    * The due rows to claim: at most {@code limit}, and only while their payloads fit
-   * {@code maxPayloadBytes} ({@link EntryRows#withinPayloadLimit}: the database sums the sizes, so
-   * the payloads of rows left out are never sent).
+   * {@code maxPayloadBytes} (the database sums the sizes, so the payloads of rows left out are never
+   * sent). The query for unkeyed rows alone comes first while the outbox has no keyed rows due; when
+   * it finds nothing, the query for all rows runs in the same transaction ({@link ClaimQuerySteering}).
    */
   private List<OutboxEntry> dueRows(Connection connection, Instant now, int limit, long maxPayloadBytes)
       throws SQLException {
-    boolean limited = maxPayloadBytes != StoreArguments.NO_PAYLOAD_LIMIT;
     if (locksRows()) {
       dialect.steerDueQuery(connection);
     }
     if (locksRows() && !dialect.checksKeysWhileLocking()) {
       return lockedByIds(connection, now, dueIds(connection, now, limit, maxPayloadBytes));
     }
-    String query = EntryRows.dueQuery(dialect, locksRows());
-    try (PreparedStatement select = connection.prepareStatement(limited ? EntryRows.withinPayloadLimit(query) : query)) {
-      dialect.setInstant(select, 1, now);
-      select.setInt(2, limit);
-      if (limited) {
-        select.setLong(3, maxPayloadBytes);
+    boolean limited = maxPayloadBytes != StoreArguments.NO_PAYLOAD_LIMIT;
+    if (steering.firstKind() == DueQueries.Kind.UNKEYED_ONLY) {
+      List<OutboxEntry> due = new ArrayList<>();
+      readRows(connection, DueQueries.rows(dialect, DueQueries.Kind.UNKEYED_ONLY, locksRows(), limited), now, limit,
+          false, maxPayloadBytes, due);
+      steering.unkeyedOnlyFound(due.size());
+      if (!due.isEmpty()) {
+        return due;
       }
-      return read(select);
+    }
+    boolean scanned = dialect.scansKeys() && steering.scanKeys();
+    List<OutboxEntry> due = new ArrayList<>();
+    Seen seen = readRows(connection, DueQueries.rows(dialect, DueQueries.Kind.ALL, locksRows(), limited), now, limit,
+        scanned, maxPayloadBytes, due);
+    steering.allFound(scanned, seen.keysFound(), seen.keyedDue(), due.size(), limit);
+    return due;
+  }
+
+  /** What a due query said besides its rows: keys its scan found (-1: not said) and whether keyed rows are due. */
+  private record Seen(int keysFound, boolean keyedDue) {}
+
+  private Seen readRows(Connection connection, DueQueries.Query query, Instant now, int limit, boolean scanKeys,
+      long maxPayloadBytes, List<OutboxEntry> due) throws SQLException {
+    try (PreparedStatement select = connection.prepareStatement(query.sql())) {
+      query.bind(select, dialect, now, limit, scanKeys, maxPayloadBytes);
+      Seen seen = new Seen(-1, false);
+      try (ResultSet rows = select.executeQuery()) {
+        while (rows.next()) {
+          due.add(EntryRows.read(rows, dialect));
+          if (due.size() == 1) {
+            seen = new Seen(rows.getInt(DueQueries.ROWS_KEYS_FOUND), rows.getInt(DueQueries.ROWS_KEYED_DUE) == 1);
+          }
+        }
+      }
+      return seen;
     }
   }
 
   /** The claimable ids with their payload sizes, read without locks; kept while the sizes fit. */
   private List<String> dueIds(Connection connection, Instant now, int limit, long maxPayloadBytes)
       throws SQLException {
-    try (PreparedStatement select = connection.prepareStatement(EntryRows.dueIdsQuery(dialect))) {
-      dialect.setInstant(select, 1, now);
-      select.setInt(2, limit);
+    if (steering.firstKind() == DueQueries.Kind.UNKEYED_ONLY) {
       List<String> ids = new ArrayList<>();
+      readIds(connection, DueQueries.ids(dialect, DueQueries.Kind.UNKEYED_ONLY), now, limit, false, maxPayloadBytes,
+          ids);
+      steering.unkeyedOnlyFound(ids.size());
+      if (!ids.isEmpty()) {
+        return ids;
+      }
+    }
+    boolean scanned = dialect.scansKeys() && steering.scanKeys();
+    List<String> ids = new ArrayList<>();
+    Seen seen = readIds(connection, DueQueries.ids(dialect, DueQueries.Kind.ALL), now, limit, scanned,
+        maxPayloadBytes, ids);
+    steering.allFound(scanned, seen.keysFound(), seen.keyedDue(), ids.size(), limit);
+    return ids;
+  }
+
+  private Seen readIds(Connection connection, DueQueries.Query query, Instant now, int limit, boolean scanKeys,
+      long maxPayloadBytes, List<String> ids) throws SQLException {
+    try (PreparedStatement select = connection.prepareStatement(query.sql())) {
+      query.bind(select, dialect, now, limit, scanKeys, maxPayloadBytes);
       PayloadBudget budget = PayloadBudget.of(maxPayloadBytes);
+      Seen seen = new Seen(-1, false);
       try (ResultSet rows = select.executeQuery()) {
-        while (rows.next() && budget.take(rows.getLong(2))) {
-          ids.add(rows.getString(1));
+        boolean first = true;
+        while (rows.next()) {
+          if (first) {
+            seen = new Seen(rows.getInt(DueQueries.IDS_KEYS_FOUND), rows.getInt(DueQueries.IDS_KEYED_DUE) == 1);
+            first = false;
+          }
+          if (!budget.take(rows.getLong(DueQueries.IDS_PAYLOAD_SIZE))) {
+            break;
+          }
+          ids.add(rows.getString(DueQueries.IDS_ID));
         }
       }
-      return ids;
+      return seen;
     }
   }
 

@@ -51,45 +51,6 @@ final class EntryRows {
 
   private EntryRows() {}
 
-  /**
-   * An entry may be claimed only while no earlier entry of its ordering key is unfinished. The
-   * subquery reads {@code unfinishedKeyColumn} ({@link SqlDialect#unfinishedKeyColumn}): a column
-   * whose index holds only unfinished rows, so the probe finds the key's first unfinished entry at
-   * once however many finished ones the key has. Append order is creation time, then id.
-   */
-  private static String firstOfItsKey(SqlDialect dialect) {
-    String key = "p." + dialect.unfinishedKeyColumn();
-    return "(e.ordering_key IS NULL OR NOT EXISTS (SELECT 1 FROM outbox_entry p WHERE " + key + " = e.ordering_key"
-        + " AND p.due_at IS NOT NULL AND (p.created_at < e.created_at OR (p.created_at = e.created_at AND p.id < e.id))))";
-  }
-
-  /** Oldest due first, the order the {@code outbox_entry_due} index serves; each the first of its key. */
-  static String dueQuery(SqlDialect dialect, boolean lockSkippingLocked) {
-    return "SELECT " + COLUMNS + " FROM outbox_entry e WHERE e.due_at <= ? AND " + firstOfItsKey(dialect)
-        + " ORDER BY e.due_at, e.id LIMIT ?" + (lockSkippingLocked ? " FOR UPDATE SKIP LOCKED" : "");
-  }
-
-  /**
-   * The due ids a claim may take, with their payload sizes, read without locks (the first step where
-   * locks and subqueries do not mix).
-   */
-  static String dueIdsQuery(SqlDialect dialect) {
-    return "SELECT e.id, OCTET_LENGTH(e.payload) FROM outbox_entry e WHERE e.due_at <= ? AND " + firstOfItsKey(dialect)
-        + " ORDER BY e.due_at, e.id LIMIT ?";
-  }
-
-  /**
-   * {@code dueQuery} cut to the rows whose payloads fit a limit, bound as its next parameter: the
-   * database sums the sizes in due order over the rows the inner query read (and locked), and returns
-   * the first row whatever its size and each later one while the sum stays within the limit. Rows
-   * left out stay locked only until the claim commits, and their payloads are never sent.
-   */
-  static String withinPayloadLimit(String dueQuery) {
-    return "SELECT " + COLUMNS + " FROM (SELECT w.*, SUM(OCTET_LENGTH(w.payload)) OVER (ORDER BY w.due_at, w.id)"
-        + " AS payload_taken, ROW_NUMBER() OVER (ORDER BY w.due_at, w.id) AS due_position FROM (" + dueQuery
-        + ") w) s WHERE s.payload_taken <= ? OR s.due_position = 1 ORDER BY s.due_at, s.id";
-  }
-
   /** Locks the given rows that are still due, skipping rows another claim holds. */
   static String lockDueQuery(int ids) {
     return "SELECT " + COLUMNS + " FROM outbox_entry WHERE id IN (" + "?, ".repeat(ids - 1) + "?) AND due_at <= ?"

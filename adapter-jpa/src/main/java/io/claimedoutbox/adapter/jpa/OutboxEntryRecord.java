@@ -3,7 +3,6 @@ package io.claimedoutbox.adapter.jpa;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
-import jakarta.persistence.Index;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 import java.time.Instant;
@@ -14,11 +13,13 @@ import java.time.Instant;
  *
  * <p>{@code due_at} is derived state kept for the claim query: the available or retry time of
  * {@code PENDING}/{@code FAILED} rows, the lease end of {@code CLAIMED} rows, and {@code null} for
- * terminal rows, which therefore never appear in the due index range. {@code revision} is the
+ * terminal rows, which therefore never appear in the due indexes' range. The indexes (partial on
+ * PostgreSQL, over generated columns elsewhere) are more than a mapping can say: they come from the
+ * migrations ({@link OutboxSchema}), which a schema generated from this class would lack. {@code revision} is the
  * {@code @Version} column Hibernate compares and raises on every update.
  */
 @Entity(name = "OutboxEntryRecord")
-@Table(name = "outbox_entry", indexes = @Index(name = "outbox_entry_due", columnList = "due_at, id"))
+@Table(name = "outbox_entry")
 public class OutboxEntryRecord {
 
   @Id

@@ -12,7 +12,10 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.HashSet;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 /**
@@ -31,6 +34,11 @@ public final class OutboxSchema {
   /** MariaDB's text columns compare exactly only under a binary collation (V4). */
   private static final List<String> MARIADB_MIGRATIONS = List.of("V4__exact_text_comparison.sql");
 
+  /** The migrations after MariaDB's own, on every database. */
+  private static final List<String> LATER_MIGRATIONS = List.of("V5__due_indexes_by_key.sql");
+
+  private static final Pattern DROPPED_INDEX = Pattern.compile("DROP INDEX IF EXISTS (\\w+)");
+
   private OutboxSchema() {}
 
   /**
@@ -43,6 +51,7 @@ public final class OutboxSchema {
     if (database == OutboxDatabase.MARIADB) {
       names.addAll(MARIADB_MIGRATIONS);
     }
+    names.addAll(LATER_MIGRATIONS);
     return names.stream().map(name -> RESOURCE_ROOT + "/" + database.folder() + "/" + name).toList();
   }
 
@@ -77,7 +86,7 @@ public final class OutboxSchema {
    */
   public static void create(DataSource dataSource, OutboxDatabase database) {
     Arguments.requireNonNull(dataSource, "dataSource");
-    List<String> statements = statements(database);
+    List<String> statements = withoutIndexesDroppedLater(statements(database));
     try (Connection connection = dataSource.getConnection();
         Statement statement = connection.createStatement()) {
       connection.setAutoCommit(true);
@@ -95,6 +104,24 @@ public final class OutboxSchema {
       throw new OutboxStoreException("cannot create the outbox schema on " + database + ": " + failure.getMessage(),
           failure);
     }
+  }
+
+  /**
+   * The statements less each {@code CREATE INDEX} of an index a later migration drops: run at every
+   * start, they would otherwise build the index again over the whole table only for the drop to
+   * remove it. A table made before the drop still has it dropped once.
+   */
+  private static List<String> withoutIndexesDroppedLater(List<String> statements) {
+    Set<String> dropped = new HashSet<>();
+    for (String sql : statements) {
+      Matcher drop = DROPPED_INDEX.matcher(sql);
+      if (drop.lookingAt()) {
+        dropped.add(drop.group(1));
+      }
+    }
+    return statements.stream()
+        .filter(sql -> dropped.stream().noneMatch(index -> sql.startsWith("CREATE INDEX " + index + " ON ")))
+        .toList();
   }
 
   /**

@@ -30,7 +30,6 @@ import java.util.Optional;
 final class SqlOperations {
 
   private static final String COUNT = "SELECT status, COUNT(*) FROM outbox_entry GROUP BY status";
-  private static final String OLDEST_DUE = "SELECT MIN(due_at) FROM outbox_entry WHERE due_at IS NOT NULL AND due_at <= ?";
   private static final String REQUEUE = EntryRows.WRITE + " AND status = 'DEAD_LETTERED'";
 
   private final JdbcAccess jdbc;
@@ -55,11 +54,22 @@ final class SqlOperations {
     });
   }
 
+  /**
+   * The earlier of the oldest due row without a key and the oldest with one, each the first entry of
+   * its own due index ({@link SqlDialect#unkeyedDue}); LEAST over both, either of which may be NULL.
+   */
+  private String oldestDueQuery() {
+    return "SELECT LEAST(COALESCE(u, k), COALESCE(k, u)) FROM (SELECT"
+        + " (SELECT MIN(" + dialect.unkeyedDueColumn() + ") FROM outbox_entry WHERE " + dialect.unkeyedDue() + ") AS u,"
+        + " (SELECT MIN(" + dialect.keyedDueColumn() + ") FROM outbox_entry WHERE " + dialect.keyedDue() + ") AS k) t";
+  }
+
   Optional<Duration> oldestDueAge() throws SQLException {
     Instant now = clock.instant();
     return jdbc.autoCommitted(Repeat.SAFE, connection -> {
-      try (PreparedStatement oldest = connection.prepareStatement(OLDEST_DUE)) {
+      try (PreparedStatement oldest = connection.prepareStatement(oldestDueQuery())) {
         dialect.setInstant(oldest, 1, now);
+        dialect.setInstant(oldest, 2, now);
         try (ResultSet row = oldest.executeQuery()) {
           row.next();
           Instant due = row.getObject(1) == null ? null : dialect.getInstant(row, 1);

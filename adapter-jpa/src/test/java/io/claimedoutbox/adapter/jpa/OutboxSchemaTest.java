@@ -9,6 +9,9 @@ import io.claimedoutbox.port.OutboxStoreException;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -33,6 +36,55 @@ class OutboxSchemaTest {
         assertThat(count.getLong(1)).isZero();
       }
     }
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestDatabase.class)
+  @DisplayName("a table of schema version 4 (one due index) gets the two due indexes of version 5 and loses the old one; a new table never has it")
+  void version4TableGetsTheDueIndexesByKey(TestDatabase database) throws Exception {
+    try (JdbcNamespace older = JdbcNamespace.create(database.url(), "outbox_schema");
+        HikariDataSource dataSource = new HikariDataSource()) {
+      dataSource.setJdbcUrl(older.url());
+      try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+        for (String sql : OutboxSchema.statements(database.schema)) {
+          if (!sql.contains("keyed_due") && !sql.contains("DROP INDEX")) {
+            statement.execute(sql);
+          }
+        }
+      }
+      assertThat(indexes(dataSource)).as("indexes of a version 4 table").contains("outbox_entry_due")
+          .doesNotContain("outbox_entry_unkeyed_due");
+
+      OutboxSchema.create(dataSource, database.schema);
+
+      assertThat(indexes(dataSource)).as("indexes after the upgrade")
+          .contains("outbox_entry_unkeyed_due", "outbox_entry_keyed_due").doesNotContain("outbox_entry_due");
+    }
+    try (JdbcNamespace fresh = JdbcNamespace.create(database.url(), "outbox_schema");
+        HikariDataSource dataSource = new HikariDataSource()) {
+      dataSource.setJdbcUrl(fresh.url());
+      OutboxSchema.create(dataSource, database.schema);
+      OutboxSchema.create(dataSource, database.schema);
+      assertThat(indexes(dataSource)).as("indexes of a new table, started twice")
+          .contains("outbox_entry_unkeyed_due", "outbox_entry_keyed_due").doesNotContain("outbox_entry_due");
+    }
+  }
+
+  private static Set<String> indexes(HikariDataSource dataSource) throws Exception {
+    Set<String> names = new TreeSet<>();
+    try (Connection connection = dataSource.getConnection()) {
+      String table = connection.getMetaData().storesUpperCaseIdentifiers() ? "OUTBOX_ENTRY" : "outbox_entry";
+      try (ResultSet index = connection.getMetaData().getIndexInfo(connection.getCatalog(), connection.getSchema(),
+          table, false, false)) {
+        while (index.next()) {
+          String name = index.getString("INDEX_NAME");
+          if (name != null) {
+            names.add(name.toLowerCase(Locale.ROOT));
+          }
+        }
+      }
+    }
+    return names;
   }
 
   @Test
@@ -77,7 +129,8 @@ class OutboxSchemaTest {
       assertThatThrownBy(() -> OutboxSchema.create(dataSource, OutboxDatabase.POSTGRESQL))
           .isInstanceOf(OutboxStoreException.class)
           .hasMessageContaining("cannot create the outbox schema on POSTGRESQL")
-          .hasMessageContaining("CREATE INDEX outbox_entry_due").hasMessageContaining("column \"due_at\" does not exist");
+          .hasMessageContaining("CREATE INDEX outbox_entry_key_order")
+          .hasMessageContaining("column \"due_at\" does not exist");
     }
   }
 }

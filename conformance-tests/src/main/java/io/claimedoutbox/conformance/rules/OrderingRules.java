@@ -17,7 +17,7 @@ import io.claimedoutbox.port.StoreCapability;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
-/** Rules O1–O5: ordering keys. */
+/** Rules O1–O6: ordering keys. */
 public abstract class OrderingRules extends ConformanceTestBase {
 
   private OutboxEntry keyed(String key, String topic) {
@@ -132,6 +132,21 @@ public abstract class OrderingRules extends ConformanceTestBase {
     clock.advance(LEASE.plusSeconds(1));
     RuleCheck.requireEqual(Rule.O5, "claimed by key after the lease of the second expired", Set.of(second.id()),
         ids(store.claimNextOfKey(ALICE, "customer-1", LEASE)));
+  }
+
+  @Test
+  void o6_claimsTakeTheOldestDueAcrossKeysBehindAHeldBackBacklog() {
+    keyed("customer-1", "a1");
+    RuleCheck.requireEqual(Rule.O6, "the first claim", 1, store.claimDue(ALICE, 1, LEASE).size());
+    store.appendAll(IntStream.range(0, 100).mapToObj(i -> message("a-later-" + i).withOrderingKey("customer-1")).toList());
+    List<EntryId> claimable = List.of(keyed("customer-2", "b1").id(), store.append(message("free-1")).id(),
+        keyed("customer-3", "c1").id(), store.append(message("free-2")).id(), keyed("customer-4", "d1").id());
+
+    RuleCheck.requireEqual(Rule.O6, "the first claim of 2", Set.copyOf(claimable.subList(0, 2)),
+        ids(store.claimDue(BOB, 2, LEASE)));
+    RuleCheck.requireEqual(Rule.O6, "the second claim of 2", Set.copyOf(claimable.subList(2, 4)),
+        ids(store.claimDue(BOB, 2, LEASE)));
+    RuleCheck.requireEqual(Rule.O6, "the third claim of 2", Set.of(claimable.get(4)), ids(store.claimDue(BOB, 2, LEASE)));
   }
 
   private static Set<EntryId> ids(List<Claim> claims) {

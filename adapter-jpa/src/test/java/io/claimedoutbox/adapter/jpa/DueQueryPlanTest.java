@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.claimedoutbox.adapter.jpa.testkit.JpaTestKit;
 import io.claimedoutbox.domain.OutboxMessage;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -60,15 +58,34 @@ class DueQueryPlanTest {
     }
   }
 
+  /**
+   * The plan the claim runs with: the statement prepared on the server and executed under the claim's
+   * settings, which ask for the generic plan ({@link SqlDialect#steerDueQuery}).
+   */
   private static String explain(Connection connection, DueQueries.Query claim) throws SQLException {
-    try (PreparedStatement explain = connection.prepareStatement("EXPLAIN (ANALYZE) " + claim.sql())) {
-      claim.bind(explain, SqlDialect.POSTGRESQL, Instant.now().plusSeconds(60), 500, false, 64L << 20);
+    StringBuilder numbered = new StringBuilder();
+    int parameter = 0;
+    for (char c : claim.sql().toCharArray()) {
+      numbered.append(c == '?' ? "$" + ++parameter : String.valueOf(c));
+    }
+    List<String> values = new ArrayList<>();
+    for (String name : claim.parameters()) {
+      values.add(switch (name) {
+        case "now" -> "now() + interval '60 seconds'";
+        case "limit" -> "500";
+        case "scan" -> "0";
+        default -> Long.toString(64L << 20);
+      });
+    }
+    try (Statement statement = connection.createStatement()) {
+      statement.execute("PREPARE claim AS " + numbered);
       StringBuilder plan = new StringBuilder();
-      try (ResultSet lines = explain.executeQuery()) {
+      try (ResultSet lines = statement.executeQuery("EXPLAIN (ANALYZE) EXECUTE claim(" + String.join(", ", values) + ")")) {
         while (lines.next()) {
           plan.append(lines.getString(1)).append('\n');
         }
       }
+      statement.execute("DEALLOCATE claim");
       return plan.toString();
     }
   }

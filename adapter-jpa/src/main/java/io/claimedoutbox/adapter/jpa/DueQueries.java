@@ -17,6 +17,10 @@ import java.util.regex.Pattern;
  * where a few keys hold back many ({@link #keyScan}). Every query returns the oldest due of the
  * claimable rows first, at most {@code :limit}, and after the row's own columns two more: how many
  * keys the key scan found ({@link #KEYS_FOUND}) and whether keyed rows are due ({@link #KEYED_DUE}).
+ *
+ * <p>The query for all rows locks up to a batch of each kind before it keeps the oldest batch of them:
+ * the rows it leaves stay locked only until the claim commits, a few milliseconds in which another
+ * claim skips them (and takes fewer), never one that could hand a row out twice.
  */
 final class DueQueries {
 

@@ -107,8 +107,8 @@ abstract class DueEntryClaimer {
   /**
    * The due rows to claim: at most {@code limit}, and only while their payloads fit
    * {@code maxPayloadBytes} (the database sums the sizes, so the payloads of rows left out are never
-   * sent). The query for unkeyed rows alone comes first while the outbox has no keyed rows due; when
-   * it finds nothing, the query for all rows runs in the same transaction ({@link ClaimQuerySteering}).
+   * sent). On a database whose locks and subqueries do not mix, the ids are read first without locks
+   * and their rows locked next ({@link SqlDialect#checksKeysWhileLocking}).
    */
   private List<OutboxEntry> dueRows(Connection connection, Instant now, int limit, long maxPayloadBytes)
       throws SQLException {
@@ -116,24 +116,40 @@ abstract class DueEntryClaimer {
       dialect.steerDueQuery(connection);
     }
     if (locksRows() && !dialect.checksKeysWhileLocking()) {
-      return lockedByIds(connection, now, dueIds(connection, now, limit, maxPayloadBytes));
+      List<String> ids = steered(limit, (kind, scanKeys, into) ->
+          readIds(connection, DueQueries.ids(dialect, kind), now, limit, scanKeys, maxPayloadBytes, into));
+      return lockedByIds(connection, now, ids);
     }
     boolean limited = maxPayloadBytes != StoreArguments.NO_PAYLOAD_LIMIT;
+    return steered(limit, (kind, scanKeys, into) -> readRows(connection,
+        DueQueries.rows(dialect, kind, locksRows(), limited), now, limit, scanKeys, maxPayloadBytes, into));
+  }
+
+  /** One due query of a given kind, its rows (or ids) added to {@code into}. */
+  @FunctionalInterface
+  private interface DueRead<T> {
+    Seen read(DueQueries.Kind kind, boolean scanKeys, List<T> into) throws SQLException;
+  }
+
+  /**
+   * Runs the due query the steering picks: the query for unkeyed rows alone first while the outbox
+   * has no keyed rows due, and, when it finds nothing, the query for all rows in the same
+   * transaction ({@link ClaimQuerySteering}).
+   */
+  private <T> List<T> steered(int limit, DueRead<T> due) throws SQLException {
     if (steering.firstKind() == DueQueries.Kind.UNKEYED_ONLY) {
-      List<OutboxEntry> due = new ArrayList<>();
-      readRows(connection, DueQueries.rows(dialect, DueQueries.Kind.UNKEYED_ONLY, locksRows(), limited), now, limit,
-          false, maxPayloadBytes, due);
-      steering.unkeyedOnlyFound(due.size());
-      if (!due.isEmpty()) {
-        return due;
+      List<T> unkeyed = new ArrayList<>();
+      due.read(DueQueries.Kind.UNKEYED_ONLY, false, unkeyed);
+      steering.unkeyedOnlyFound(unkeyed.size());
+      if (!unkeyed.isEmpty()) {
+        return unkeyed;
       }
     }
     boolean scanned = dialect.scansKeys() && steering.scanKeys();
-    List<OutboxEntry> due = new ArrayList<>();
-    Seen seen = readRows(connection, DueQueries.rows(dialect, DueQueries.Kind.ALL, locksRows(), limited), now, limit,
-        scanned, maxPayloadBytes, due);
-    steering.allFound(scanned, seen.keysFound(), seen.keyedDue(), due.size(), limit);
-    return due;
+    List<T> all = new ArrayList<>();
+    Seen seen = due.read(DueQueries.Kind.ALL, scanned, all);
+    steering.allFound(scanned, seen.keysFound(), seen.keyedDue(), all.size(), limit);
+    return all;
   }
 
   /** What a due query said besides its rows: keys its scan found (-1: not said) and whether keyed rows are due. */
@@ -157,25 +173,6 @@ abstract class DueEntryClaimer {
   }
 
   /** The claimable ids with their payload sizes, read without locks; kept while the sizes fit. */
-  private List<String> dueIds(Connection connection, Instant now, int limit, long maxPayloadBytes)
-      throws SQLException {
-    if (steering.firstKind() == DueQueries.Kind.UNKEYED_ONLY) {
-      List<String> ids = new ArrayList<>();
-      readIds(connection, DueQueries.ids(dialect, DueQueries.Kind.UNKEYED_ONLY), now, limit, false, maxPayloadBytes,
-          ids);
-      steering.unkeyedOnlyFound(ids.size());
-      if (!ids.isEmpty()) {
-        return ids;
-      }
-    }
-    boolean scanned = dialect.scansKeys() && steering.scanKeys();
-    List<String> ids = new ArrayList<>();
-    Seen seen = readIds(connection, DueQueries.ids(dialect, DueQueries.Kind.ALL), now, limit, scanned,
-        maxPayloadBytes, ids);
-    steering.allFound(scanned, seen.keysFound(), seen.keyedDue(), ids.size(), limit);
-    return ids;
-  }
-
   private Seen readIds(Connection connection, DueQueries.Query query, Instant now, int limit, boolean scanKeys,
       long maxPayloadBytes, List<String> ids) throws SQLException {
     try (PreparedStatement select = connection.prepareStatement(query.sql())) {

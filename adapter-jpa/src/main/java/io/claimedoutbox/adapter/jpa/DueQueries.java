@@ -64,7 +64,10 @@ final class DueQueries {
 
   private static final Pattern PARAMETER = Pattern.compile(":(now|limit|scan|budget)\\b");
 
-  private static final Map<String, Query> BUILT = new ConcurrentHashMap<>();
+  private static final Map<Shape, Query> BUILT = new ConcurrentHashMap<>();
+
+  /** What tells one built query from another: a claim looks its query up without building a string. */
+  private record Shape(SqlDialect dialect, Kind kind, boolean idsOnly, boolean lock, boolean payloadLimited) {}
 
   private DueQueries() {}
 
@@ -113,7 +116,7 @@ final class DueQueries {
    * payloads are never sent).
    */
   static Query rows(SqlDialect dialect, Kind kind, boolean lock, boolean payloadLimited) {
-    return BUILT.computeIfAbsent(dialect + "/" + kind + "/rows/" + lock + "/" + payloadLimited, ignored -> {
+    return BUILT.computeIfAbsent(new Shape(dialect, kind, false, lock, payloadLimited), ignored -> {
       String query = template(dialect, kind, EntryRows.COLUMNS, lock);
       return Query.of(payloadLimited ? withinBudget(query) : query);
     });
@@ -124,7 +127,7 @@ final class DueQueries {
    * subqueries do not mix, {@link SqlDialect#checksKeysWhileLocking}).
    */
   static Query ids(SqlDialect dialect, Kind kind) {
-    return BUILT.computeIfAbsent(dialect + "/" + kind + "/ids", ignored ->
+    return BUILT.computeIfAbsent(new Shape(dialect, kind, true, false, false), ignored ->
         Query.of(template(dialect, kind, "id, OCTET_LENGTH(payload) AS payload_size, due_at", false)));
   }
 
@@ -214,8 +217,7 @@ final class DueQueries {
   }
 
   private static String headOfKey(SqlDialect dialect, String key) {
-    return "(SELECT p.id FROM outbox_entry p WHERE p." + dialect.unfinishedKeyColumn() + " = " + key
-        + " AND p.due_at IS NOT NULL ORDER BY p.created_at, p.id LIMIT 1)";
+    return "(" + EntryRows.firstUnfinishedOfKey(dialect, "p.id", key) + ")";
   }
 
   private static String withinBudget(String query) {

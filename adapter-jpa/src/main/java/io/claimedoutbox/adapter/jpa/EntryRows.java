@@ -78,14 +78,22 @@ final class EntryRows {
    */
   static Optional<OutboxEntry> firstUnfinishedOfKey(Connection connection, String orderingKey, SqlDialect dialect)
       throws SQLException {
-    String sql = "SELECT " + COLUMNS + " FROM outbox_entry WHERE " + dialect.unfinishedKeyColumn()
-        + " = ? AND due_at IS NOT NULL ORDER BY created_at, id LIMIT 1";
-    try (PreparedStatement select = connection.prepareStatement(sql)) {
+    try (PreparedStatement select = connection.prepareStatement(firstUnfinishedOfKey(dialect, COLUMNS, "?"))) {
       select.setString(1, orderingKey);
       try (ResultSet row = select.executeQuery()) {
         return row.next() ? Optional.of(read(row, dialect)) : Optional.empty();
       }
     }
+  }
+
+  /**
+   * The query for the first unfinished entry of the key {@code key} (a parameter or a column of an
+   * enclosing query), in append order, as one probe of the index on
+   * {@link SqlDialect#unfinishedKeyColumn}; its table is {@code p}.
+   */
+  static String firstUnfinishedOfKey(SqlDialect dialect, String columns, String key) {
+    return "SELECT " + columns + " FROM outbox_entry p WHERE p." + dialect.unfinishedKeyColumn() + " = " + key
+        + " AND p.due_at IS NOT NULL ORDER BY p.created_at, p.id LIMIT 1";
   }
 
   /**

@@ -13,6 +13,7 @@ import io.claimedoutbox.port.ForwardingOutboxStore;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -83,6 +84,13 @@ public final class HistoryRecordingStore extends ForwardingOutboxStore {
   @Override
   public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
     List<Claim> claims = delegate().claimNextOfKey(worker, orderingKey, lease);
+    history.recordClaims(claims);
+    return claims;
+  }
+
+  @Override
+  public List<Claim> claimNextOfKeys(WorkerId worker, Collection<String> orderingKeys, Duration lease) {
+    List<Claim> claims = delegate().claimNextOfKeys(worker, orderingKeys, lease);
     history.recordClaims(claims);
     return claims;
   }

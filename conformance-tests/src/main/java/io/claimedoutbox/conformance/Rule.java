@@ -99,7 +99,7 @@ public enum Rule {
 
   O5(Level.OPTIONAL, "claimNextOfKey hands out only the key's first unfinished entry, and only when claimDue would:"
       + " nothing while it is held or waits for its retry, a newer token on a re-claim, the next entry once it is"
-      + " delivered, nothing for an unknown key",
+      + " delivered, nothing for an unknown key; claimNextOfKeys does the same for each of several keys at once",
       "the lookup of the key's first unfinished entry (one index probe) and the same due check and compare-and-set"
           + " as a claim; requires StoreCapability.CLAIM_BY_KEY, others report it skipped"),
   O6(Level.REQUIRED, "Oldest due first across keys: behind 100 held-back entries of a key in flight, claims of 2"
@@ -194,9 +194,9 @@ public enum Rule {
       + " never throw for a non-applied outcome",
       "that markClaim…/saveClaim delegate to the try… path (OutboxClaimOutcomeStore's defaults)"),
 
-  B1(Level.REQUIRED, "claimDue rejects a null worker and a non-positive batch size or lease,"
-      + " naming the argument, writing nothing",
-      "that StoreArguments.checkClaimDue runs before any I/O"),
+  B1(Level.REQUIRED, "claimDue rejects a null worker and a non-positive batch size or lease, and claimNextOfKeys"
+      + " a null or blank key, naming the argument, writing nothing",
+      "that StoreArguments.checkClaimDue and checkClaimNextOfKeys run before any I/O"),
   B2(Level.REQUIRED, "Transitions reject a null claim or request, naming the argument, writing nothing",
       "that StoreArguments.checkTransition runs before any I/O"),
   B3(Level.REQUIRED, "append rejects a null message, and appendAll a batch with a null element,"

@@ -8,6 +8,7 @@ import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.ForwardingOutboxStore;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -18,7 +19,11 @@ import java.util.concurrent.atomic.LongAdder;
 final class CountingStore extends ForwardingOutboxStore {
 
   private final LongAdder claimCalls = new LongAdder();
+  private final LongAdder claimed = new LongAdder();
   private final LongAdder claimNanos = new LongAdder();
+  private final LongAdder byKeyCalls = new LongAdder();
+  private final LongAdder byKeyClaimed = new LongAdder();
+  private final LongAdder byKeyNanos = new LongAdder();
   private final LongAdder resultCalls = new LongAdder();
   private final LongAdder resultElements = new LongAdder();
   private final LongAdder resultNanos = new LongAdder();
@@ -31,10 +36,30 @@ final class CountingStore extends ForwardingOutboxStore {
   public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
     long started = System.nanoTime();
     try {
-      return super.claimDue(worker, maxEntries, maxPayloadBytes, lease);
+      List<Claim> claims = super.claimDue(worker, maxEntries, maxPayloadBytes, lease);
+      claimed.add(claims.size());
+      return claims;
     } finally {
       claimCalls.increment();
       claimNanos.add(System.nanoTime() - started);
+    }
+  }
+
+  @Override
+  public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
+    return claimNextOfKeys(worker, List.of(orderingKey), lease);
+  }
+
+  @Override
+  public List<Claim> claimNextOfKeys(WorkerId worker, Collection<String> orderingKeys, Duration lease) {
+    long started = System.nanoTime();
+    try {
+      List<Claim> claims = super.claimNextOfKeys(worker, orderingKeys, lease);
+      byKeyClaimed.add(claims.size());
+      return claims;
+    } finally {
+      byKeyCalls.increment();
+      byKeyNanos.add(System.nanoTime() - started);
     }
   }
 
@@ -56,18 +81,24 @@ final class CountingStore extends ForwardingOutboxStore {
   }
 
   /** @return the calls since the last reset, in words, then starts counting afresh */
-  String summaryAndReset(long entries, double seconds) {
+  String summaryAndReset(double seconds) {
     String summary = String.format("claimDue %d calls (%.1f entries each, %.1f ms each, busy %.0f%% of the run);"
+            + " claims by key %d calls (%.1f entries each, %.1f ms each, busy %.0f%%);"
             + " transitions %d calls (%.1f each, %.1f ms each, busy %.0f%%)",
-        claimCalls.sum(), entries / (double) Math.max(1, claimCalls.sum()),
-        claimNanos.sum() / 1e6 / Math.max(1, claimCalls.sum()), 100 * claimNanos.sum() / 1e9 / seconds,
-        resultCalls.sum(), resultElements.sum() / (double) Math.max(1, resultCalls.sum()),
-        resultNanos.sum() / 1e6 / Math.max(1, resultCalls.sum()), 100 * resultNanos.sum() / 1e9 / seconds);
-    claimCalls.reset();
-    claimNanos.reset();
-    resultCalls.reset();
-    resultElements.reset();
-    resultNanos.reset();
+        claimCalls.sum(), perCall(claimed, claimCalls), perCall(claimNanos, claimCalls) / 1e6,
+        100 * claimNanos.sum() / 1e9 / seconds,
+        byKeyCalls.sum(), perCall(byKeyClaimed, byKeyCalls), perCall(byKeyNanos, byKeyCalls) / 1e6,
+        100 * byKeyNanos.sum() / 1e9 / seconds,
+        resultCalls.sum(), perCall(resultElements, resultCalls), perCall(resultNanos, resultCalls) / 1e6,
+        100 * resultNanos.sum() / 1e9 / seconds);
+    for (LongAdder counter : List.of(claimCalls, claimed, claimNanos, byKeyCalls, byKeyClaimed, byKeyNanos,
+        resultCalls, resultElements, resultNanos)) {
+      counter.reset();
+    }
     return summary;
+  }
+
+  private static double perCall(LongAdder total, LongAdder calls) {
+    return total.sum() / (double) Math.max(1, calls.sum());
   }
 }

@@ -11,8 +11,11 @@ import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.domain.PayloadBudget;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Queue;
+import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -114,7 +117,12 @@ final class ClaimPoller implements CommitNotifications.Listener {
    */
   private final AtomicBoolean dueQueryOwed = new AtomicBoolean(true);
   private final boolean claimsByKey;
+  private final boolean claimsByKeys;
   private final CallGate claims = new CallGate();
+  /** Keys released since the last hand-on, and whether one is scheduled ({@link #handOnKeys}). */
+  private final Queue<String> keysToHandOn = new ConcurrentLinkedQueue<>();
+
+  private final AtomicBoolean handOnScheduled = new AtomicBoolean();
   private final DrainFailures failures;
   private volatile boolean stopping;
   private Duration idle;
@@ -136,6 +144,7 @@ final class ClaimPoller implements CommitNotifications.Listener {
     this.wakeUpGapNanos = settings.wakeUpGap().toNanos();
     this.gapNanos = wakeUpGapNanos;
     this.claimsByKey = store.capabilities().contains(StoreCapability.CLAIM_BY_KEY);
+    this.claimsByKeys = store.capabilities().contains(StoreCapability.CLAIM_BY_KEYS);
     this.claimsAppended = store.capabilities().contains(StoreCapability.CLAIM_APPENDED);
   }
 
@@ -186,6 +195,11 @@ final class ClaimPoller implements CommitNotifications.Listener {
     adaptGap(localCommitsSinceTurn.getAndSet(0), turnStart - lastPollStart);
     lastPollStart = turnStart;
     try {
+      if (!keysToHandOn.isEmpty()) {
+        // before the due query, which would otherwise take those keys' heads (reading past all their
+        // held-back entries) and count them as due work found, keeping its cadence short
+        handOnKeys();
+      }
       boolean handedOver = handOver();
       if (handedOver && mustWaitForRoom()) {
         // the hand-over filled the pool: the next entry to leave it resumes the loop (and any due
@@ -363,10 +377,12 @@ final class ClaimPoller implements CommitNotifications.Listener {
 
   /**
    * An entry left the pool: a parked poller polls again; when the entry had an ordering key, its
-   * successor may be claimable now. When nothing else is held (one key is moving, and a due query
-   * would read past all its held-back entries for one claim) it is claimed by key where the store
-   * can; otherwise the poller wakes from its idle backoff, and one due query takes the heads of many
-   * keys at once.
+   * successor may be claimable now. Where the store claims many keys in one call
+   * ({@link StoreCapability#CLAIM_BY_KEYS}), or claims by key and the drain holds nothing else, the key
+   * joins those to hand on, and one claim on the scheduler hands on every key released meanwhile (a
+   * due query would read past all held-back entries of the keys, and take only heads the releases
+   * just made claimable); otherwise the poller wakes from its idle backoff, and one due query takes
+   * the heads of many keys at once (cheaper than a round trip per key).
    */
   void released(InFlightEntry entry) {
     if (parked.get() && !mustWaitForRoom() && parked.compareAndSet(true, false)) {
@@ -377,28 +393,46 @@ final class ClaimPoller implements CommitNotifications.Listener {
     if (key.isEmpty()) {
       return;
     }
-    if (claimsByKey && pool.isEmpty()) {
-      execute(() -> handOn(key.get()));
+    if (claimsByKeys || (claimsByKey && pool.isEmpty())) {
+      keysToHandOn.add(key.get());
+      if (handOnScheduled.compareAndSet(false, true)) {
+        execute(this::handOnKeys);
+      }
     } else {
       wakeUpForKey();
     }
   }
 
   /**
-   * Claims the key's next entry directly ({@code claimNextOfKey}: one index lookup) instead of a
-   * due query, which would read past every held-back entry of the key; when there is none to take
-   * now, the poller wakes as for any released key.
+   * Claims the next entry of each released key ({@code claimNextOfKeys}: an index lookup per key, in
+   * a fixed number of round trips), as many keys as the pool has room for. Keys left over for want
+   * of room, and a failed claim, wake the poller as for any released key. A key with no entry to take
+   * now does not: a due query would find nothing of it either (the same first-unfinished, due
+   * entry), and, woken for it, would take the heads of keys whose hand-on is still queued, each of
+   * which then comes back empty and wakes it again.
    */
-  private void handOn(String key) {
-    List<Claim> next = List.of();
-    if (!stopping && pool.room() > 0) {
+  private void handOnKeys() {
+    handOnScheduled.set(false);
+    int room = stopping ? 0 : Math.min(pool.room(), StoreArguments.MAX_BATCH);
+    Set<String> keys = new LinkedHashSet<>();
+    String key;
+    while (keys.size() < room && (key = keysToHandOn.poll()) != null) {
+      keys.add(key);
+    }
+    boolean leftOver = false;
+    while (keysToHandOn.poll() != null) {
+      leftOver = true;
+    }
+    boolean failed = false;
+    if (!keys.isEmpty()) {
       try {
-        next = claims.run(() -> dispatch(store.claimNextOfKey(settings.worker(), key, settings.lease())), List::of);
+        claims.run(() -> dispatch(store.claimNextOfKeys(settings.worker(), keys, settings.lease())), List::of);
       } catch (RuntimeException | Error failure) {
         failures.failed(DrainFailures.Part.CLAIM, failure);
+        failed = true;
       }
     }
-    if (next.isEmpty()) {
+    if (leftOver || failed) {
       wakeUpForKey();
     }
   }

@@ -14,6 +14,7 @@ import io.claimedoutbox.conformance.TransitionWriteHook;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.List;
@@ -59,6 +60,12 @@ class OrderingKeyDrainTest {
     public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
       keyClaims.incrementAndGet();
       return super.claimNextOfKey(worker, orderingKey, lease);
+    }
+
+    @Override
+    public List<Claim> claimNextOfKeys(WorkerId worker, Collection<String> orderingKeys, Duration lease) {
+      keyClaims.addAndGet(orderingKeys.size());
+      return super.claimNextOfKeys(worker, orderingKeys, lease);
     }
   }
 

@@ -10,6 +10,7 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -60,6 +61,11 @@ public abstract class ForwardingOutboxStore implements OutboxClaimOutcomeStore {
   @Override
   public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
     return delegate.claimNextOfKey(worker, orderingKey, lease);
+  }
+
+  @Override
+  public List<Claim> claimNextOfKeys(WorkerId worker, Collection<String> orderingKeys, Duration lease) {
+    return delegate.claimNextOfKeys(worker, orderingKeys, lease);
   }
 
   @Override

@@ -8,6 +8,8 @@ import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.RetryableFailure;
 import io.claimedoutbox.domain.WorkerId;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -73,6 +75,28 @@ public interface OutboxClaimStore extends OutboxStore {
   default List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
     StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
     return List.of();
+  }
+
+  /**
+   * Claims the next entry of each of several ordering keys, each exactly as
+   * {@link #claimNextOfKey} would: a drain calls this with the keys whose entries just finished, so
+   * a result write hands all of them on at once. A key whose next entry is not claimable now is left
+   * out. Stores that declare {@link StoreCapability#CLAIM_BY_KEYS} do it in a fixed number of round
+   * trips whatever the number of keys; the default asks {@link #claimNextOfKey} key by key.
+   * Should the call fail, claims it may have written are not lost: they wait out their lease like
+   * those of a worker that stopped.
+   *
+   * @param worker who claims
+   * @param orderingKeys the keys; at most {@link StoreArguments#MAX_BATCH}, a key given twice counts once
+   * @param lease how long others must wait, as for {@link #claimDue}
+   * @return the claims, at most one per key, in the order of the keys
+   */
+  default List<Claim> claimNextOfKeys(WorkerId worker, Collection<String> orderingKeys, Duration lease) {
+    List<Claim> claims = new ArrayList<>();
+    for (String key : StoreArguments.checkClaimNextOfKeys(worker, orderingKeys, lease)) {
+      claims.addAll(claimNextOfKey(worker, key, lease));
+    }
+    return claims;
   }
 
   /**

@@ -10,7 +10,10 @@ import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 
 /**
@@ -73,6 +76,30 @@ public final class StoreArguments {
     Arguments.requireNonNull(worker, "worker");
     Arguments.requireText(orderingKey, "orderingKey", 255);
     Arguments.requireLease(lease, "lease");
+  }
+
+  /**
+   * Checks the arguments of {@link OutboxClaimStore#claimNextOfKeys}.
+   *
+   * @param worker who claims
+   * @param orderingKeys the keys
+   * @param lease the lease
+   * @return the distinct keys, in the order first given
+   */
+  public static List<String> checkClaimNextOfKeys(WorkerId worker, Collection<String> orderingKeys, Duration lease) {
+    Arguments.requireNonNull(worker, "worker");
+    Arguments.requireNonNull(orderingKeys, "orderingKeys");
+    Arguments.requireLease(lease, "lease");
+    if (orderingKeys.size() > MAX_BATCH) {
+      throw new IllegalArgumentException(
+          "orderingKeys must hold at most " + MAX_BATCH + " keys, held " + orderingKeys.size());
+    }
+    Set<String> distinct = new LinkedHashSet<>();
+    int index = 0;
+    for (String key : orderingKeys) {
+      distinct.add(Arguments.requireText(key, "orderingKeys[" + index++ + "]", 255));
+    }
+    return List.copyOf(distinct);
   }
 
   /**

@@ -19,6 +19,13 @@ public enum StoreCapability {
    */
   CLAIM_BY_KEY,
   /**
+   * {@link OutboxClaimStore#claimNextOfKeys} claims the next entries of many keys in a fixed number
+   * of round trips, so a drain hands on every key a result write released with one call, however
+   * many entries it holds; without it a drain hands a key on by key only while it holds nothing else.
+   * Implies {@link #CLAIM_BY_KEY}.
+   */
+  CLAIM_BY_KEYS,
+  /**
    * {@link OutboxClaimStore#claimAppended} claims entries it is handed as appended with one
    * conditional write per batch (no due query), so a drain woken by a commit in its own JVM claims
    * what was committed in one round trip.

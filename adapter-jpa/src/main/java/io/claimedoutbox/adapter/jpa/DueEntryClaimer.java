@@ -60,14 +60,14 @@ abstract class DueEntryClaimer {
   }
 
   /**
-   * Claims entries known as appended ({@link io.claimedoutbox.port.OutboxClaimStore#claimAppended}):
-   * no due query, one write of all claims, each conditioned on the revision it was appended at. A
-   * row whose update count the driver did not report is read back and is ours only if it carries
-   * this claim's write stamp.
+   * Claims entries the caller read or appended ({@link io.claimedoutbox.port.OutboxClaimStore#claimAppended},
+   * {@link io.claimedoutbox.port.OutboxClaimStore#claimNextOfKeys}): no due query, one write of all
+   * claims, each conditioned on the revision the caller saw. A row whose update count the driver did
+   * not report is read back and is ours only if it carries this claim's write stamp.
    *
    * @return the entries as claimed and committed, in the order given
    */
-  final List<OutboxEntry> claimAppended(WorkerId worker, List<OutboxEntry> candidates, Duration lease, Instant now)
+  final List<OutboxEntry> claimAtRevisions(WorkerId worker, List<OutboxEntry> candidates, Duration lease, Instant now)
       throws SQLException {
     WriteStamp stamp = WriteStamp.fresh();
     List<RowWriter.RowWrite> writes = new ArrayList<>(candidates.size());

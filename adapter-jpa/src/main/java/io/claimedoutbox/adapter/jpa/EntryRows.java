@@ -11,7 +11,12 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.StringJoiner;
 
 /**
  * The store's SQL over {@code outbox_entry}, and the one place that moves entries between JDBC and
@@ -84,6 +89,72 @@ final class EntryRows {
         return row.next() ? Optional.of(read(row, dialect)) : Optional.empty();
       }
     }
+  }
+
+  /** The most keys one statement of {@link #firstUnfinishedOfKeys} asks for, where keys are not an array. */
+  private static final int KEYS_PER_STATEMENT = 128;
+
+  /**
+   * PostgreSQL's form of {@link #firstUnfinishedOfKeys}: the keys as one array, one probe per key
+   * joined laterally, so one small statement (planned at once) serves any number of keys.
+   */
+  private static final String FIRST_UNFINISHED_OF_KEY_ARRAY = "SELECT h.* FROM unnest(?::text[]) AS k(key)"
+      + " CROSS JOIN LATERAL (" + firstUnfinishedOfKey(SqlDialect.POSTGRESQL, COLUMNS, "k.key") + ") h";
+
+  /**
+   * The first unfinished entry of each key, in append order, one index probe per key: on PostgreSQL
+   * in one statement, elsewhere one per {@value #KEYS_PER_STATEMENT} keys, each asking for a power
+   * of two of keys (the last one repeated), so a few statement shapes serve every count.
+   *
+   * @param keys distinct keys
+   * @return at most one entry per key, in the order of {@code keys}
+   */
+  static List<OutboxEntry> firstUnfinishedOfKeys(Connection connection, List<String> keys, SqlDialect dialect)
+      throws SQLException {
+    Map<String, OutboxEntry> heads = new HashMap<>();
+    if (dialect == SqlDialect.POSTGRESQL) {
+      try (PreparedStatement select = connection.prepareStatement(FIRST_UNFINISHED_OF_KEY_ARRAY)) {
+        select.setArray(1, connection.createArrayOf("text", keys.toArray()));
+        readHeads(select, dialect, heads);
+      }
+    } else {
+      for (int from = 0; from < keys.size(); from += KEYS_PER_STATEMENT) {
+        List<String> chunk = keys.subList(from, Math.min(keys.size(), from + KEYS_PER_STATEMENT));
+        int asked = Integer.highestOneBit(chunk.size() * 2 - 1);
+        try (PreparedStatement select = connection.prepareStatement(firstUnfinishedOfKeysUnion(dialect, asked))) {
+          for (int i = 0; i < asked; i++) {
+            select.setString(i + 1, chunk.get(Math.min(i, chunk.size() - 1)));
+          }
+          readHeads(select, dialect, heads);
+        }
+      }
+    }
+    List<OutboxEntry> inKeyOrder = new ArrayList<>(heads.size());
+    for (String key : keys) {
+      OutboxEntry head = heads.get(key);
+      if (head != null) {
+        inKeyOrder.add(head);
+      }
+    }
+    return inKeyOrder;
+  }
+
+  private static void readHeads(PreparedStatement select, SqlDialect dialect, Map<String, OutboxEntry> heads)
+      throws SQLException {
+    try (ResultSet rows = select.executeQuery()) {
+      while (rows.next()) {
+        OutboxEntry head = read(rows, dialect);
+        heads.put(head.message().orderingKey().orElseThrow(), head);
+      }
+    }
+  }
+
+  private static String firstUnfinishedOfKeysUnion(SqlDialect dialect, int keys) {
+    StringJoiner union = new StringJoiner(" UNION ALL ");
+    for (int i = 0; i < keys; i++) {
+      union.add("(" + firstUnfinishedOfKey(dialect, COLUMNS, "?") + ")");
+    }
+    return union.toString();
   }
 
   /**

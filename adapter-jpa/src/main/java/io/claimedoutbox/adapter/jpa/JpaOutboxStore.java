@@ -36,6 +36,7 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -125,7 +126,8 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
   @Override
   public Set<StoreCapability> capabilities() {
     return Set.of(StoreCapability.TRANSACTIONAL_APPEND, StoreCapability.ATOMIC_EVALUATION,
-        StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_APPENDED, StoreCapability.CLAIM_ON_APPEND);
+        StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_BY_KEYS, StoreCapability.CLAIM_APPENDED,
+        StoreCapability.CLAIM_ON_APPEND);
   }
 
   /**
@@ -378,6 +380,33 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
    *
    * <p>One statement on PostgreSQL ({@link RowWriter}), a batch in one transaction elsewhere.
    */
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Two round trips whatever the number of keys (up to 128; one more read per 128 beyond): one
+   * read of every key's first unfinished row (an index probe each), then one write of the claims of
+   * those that are due, each checked against the revision read, as {@link #claimNextOfKey} does for
+   * one key.
+   */
+  @Override
+  public List<Claim> claimNextOfKeys(WorkerId worker, Collection<String> orderingKeys, Duration lease) {
+    List<String> keys = StoreArguments.checkClaimNextOfKeys(worker, orderingKeys, lease);
+    if (keys.isEmpty()) {
+      return List.of();
+    }
+    Instant now = clock.instant();
+    try {
+      List<OutboxEntry> due = jdbc.autoCommitted(Repeat.SAFE,
+          connection -> EntryRows.firstUnfinishedOfKeys(connection, keys, dialect)).stream()
+          .filter(head -> head.isDue(now))
+          .toList();
+      return due.isEmpty() ? List.of()
+          : claimer.claimAtRevisions(worker, due, lease, now).stream().map(Claim::of).toList();
+    } catch (SQLException failure) {
+      throw JdbcAccess.failure("claim the next entries of " + keys.size() + " ordering keys for " + worker, failure);
+    }
+  }
+
   @Override
   public List<Claim> claimAppended(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
     List<OutboxEntry> checked = StoreArguments.checkClaimAppended(worker, appended, lease);
@@ -387,7 +416,7 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
       return List.of();
     }
     try {
-      return claimer.claimAppended(worker, candidates, lease, now).stream().map(Claim::of).toList();
+      return claimer.claimAtRevisions(worker, candidates, lease, now).stream().map(Claim::of).toList();
     } catch (SQLException failure) {
       throw JdbcAccess.failure("claim appended entries", failure);
     }

@@ -100,7 +100,9 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
 
   @Override
   public Set<StoreCapability> capabilities() {
-    return Set.of(StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_APPENDED, StoreCapability.CLAIM_ON_APPEND);
+    // claimNextOfKeys asks key by key, as the port's default does: in memory that costs no round trip
+    return Set.of(StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_BY_KEYS, StoreCapability.CLAIM_APPENDED,
+        StoreCapability.CLAIM_ON_APPEND);
   }
 
   /**

@@ -56,6 +56,17 @@ public abstract class BadInputRules extends ConformanceTestBase {
         () -> store.claimDue(ALICE, 1, Duration.ZERO));
     RuleCheck.requireThrows(Rule.B1, IllegalArgumentException.class, "lease",
         () -> store.claimDue(ALICE, 1, Duration.ofSeconds(-1)));
+    String key = "customer-1";
+    RuleCheck.requireThrows(Rule.B1, NullPointerException.class, "worker",
+        () -> store.claimNextOfKeys(null, List.of(key), LEASE));
+    RuleCheck.requireThrows(Rule.B1, NullPointerException.class, "orderingKeys",
+        () -> store.claimNextOfKeys(ALICE, null, LEASE));
+    RuleCheck.requireThrows(Rule.B1, NullPointerException.class, "orderingKeys[1]",
+        () -> store.claimNextOfKeys(ALICE, Arrays.asList(key, null), LEASE));
+    RuleCheck.requireThrows(Rule.B1, IllegalArgumentException.class, "orderingKeys[0]",
+        () -> store.claimNextOfKeys(ALICE, List.of(" "), LEASE));
+    RuleCheck.requireThrows(Rule.B1, NullPointerException.class, "lease",
+        () -> store.claimNextOfKeys(ALICE, List.of(key), null));
 
     expectNothingWritten(Rule.B1, 1, before);
   }

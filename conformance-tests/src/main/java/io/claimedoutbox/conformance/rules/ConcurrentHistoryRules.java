@@ -134,8 +134,10 @@ public abstract class ConcurrentHistoryRules extends ConformanceTestBase {
     Optional<String> key = current.snapshot().message().orderingKey();
     if (key.isPresent() && finished.isApplied() && finished.entry().status().isTerminal() && random.nextBoolean()
         && store.capabilities().contains(StoreCapability.CLAIM_BY_KEY)) {
-      // Hand the key on as a drain does, by key, racing the other workers' claimDue.
-      List<Claim> next = store.claimNextOfKey(claim.owner(), key.get(), LEASE);
+      // Hand the key on as a drain does, by key, racing the other workers' claimDue; the batch form
+      // with the key given twice, so the history checks both.
+      List<Claim> next = random.nextBoolean() ? store.claimNextOfKey(claim.owner(), key.get(), LEASE)
+          : store.claimNextOfKeys(claim.owner(), List.of(key.get(), key.get()), LEASE);
       history.recordClaims(next);
       for (Claim successor : next) {
         work(successor, random, appended, history);

@@ -135,6 +135,33 @@ public abstract class OrderingRules extends ConformanceTestBase {
   }
 
   @Test
+  void o5_claimNextOfKeysHandsOutEachKeysNextClaimableEntry() {
+    Assumptions.assumeTrue(store.capabilities().contains(StoreCapability.CLAIM_BY_KEY),
+        () -> fixture().backendName() + " does not declare CLAIM_BY_KEY: its claimNextOfKeys asks key by key");
+    OutboxEntry firstOfA = keyed("customer-1", "a1");
+    OutboxEntry secondOfA = keyed("customer-1", "a2");
+    OutboxEntry firstOfB = keyed("customer-2", "b1");
+    OutboxEntry heldOfC = keyed("customer-3", "c1");
+    keyed("customer-3", "c2");
+    OutboxEntry retryOfD = keyed("customer-4", "d1");
+    keyed("customer-4", "d2");
+    List<Claim> held = store.claimNextOfKeys(BOB, List.of("customer-3", "customer-4"), LEASE);
+    RuleCheck.requireEqual(Rule.O5, "claimed for two keys", Set.of(heldOfC.id(), retryOfD.id()), ids(held));
+    Claim waitingForRetry = held.stream().filter(claim -> claim.entryId().equals(retryOfD.id())).findFirst()
+        .orElseThrow();
+    store.tryMarkClaimFailed(waitingForRetry, new RetryableFailure(clock.instant().plusSeconds(60), "broker down"));
+
+    List<String> keys = List.of("customer-1", "customer-2", "customer-1", "customer-3", "customer-4", "customer-9");
+    List<Claim> taken = store.claimNextOfKeys(ALICE, keys, LEASE);
+    RuleCheck.requireEqual(Rule.O5, "claimed for six keys (one given twice, one held, one waiting for its retry,"
+        + " one unknown)", List.of(firstOfA.id(), firstOfB.id()), taken.stream().map(Claim::entryId).toList());
+
+    store.tryMarkClaimDelivered(taken.get(0), DeliveryReceipt.none());
+    RuleCheck.requireEqual(Rule.O5, "claimed for the same keys after the first of customer-1 was delivered",
+        Set.of(secondOfA.id()), ids(store.claimNextOfKeys(ALICE, keys, LEASE)));
+  }
+
+  @Test
   void o6_claimsTakeTheOldestDueAcrossKeysBehindAHeldBackBacklog() {
     keyed("customer-1", "a1");
     RuleCheck.requireEqual(Rule.O6, "the first claim", 1, store.claimDue(ALICE, 1, LEASE).size());

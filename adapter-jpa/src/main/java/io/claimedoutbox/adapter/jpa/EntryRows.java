@@ -77,20 +77,6 @@ final class EntryRows {
     }
   }
 
-  /**
-   * The first unfinished entry of an ordering key, in append order: one probe of the index the
-   * claim's ordering check uses ({@link SqlDialect#unfinishedKeyColumn}).
-   */
-  static Optional<OutboxEntry> firstUnfinishedOfKey(Connection connection, String orderingKey, SqlDialect dialect)
-      throws SQLException {
-    try (PreparedStatement select = connection.prepareStatement(firstUnfinishedOfKey(dialect, COLUMNS, "?"))) {
-      select.setString(1, orderingKey);
-      try (ResultSet row = select.executeQuery()) {
-        return row.next() ? Optional.of(read(row, dialect)) : Optional.empty();
-      }
-    }
-  }
-
   /** The most keys one statement of {@link #firstUnfinishedOfKeys} asks for, where keys are not an array. */
   private static final int KEYS_PER_STATEMENT = 128;
 

@@ -12,7 +12,6 @@ import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
-import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OperationArguments;
 import io.claimedoutbox.port.CommitNotifications;
@@ -351,42 +350,21 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
   /**
    * {@inheritDoc}
    *
-   * <p>Two round trips: the key's first unfinished row (one index probe), then, when it is due, an
-   * autocommitted update checked against the revision read.
+   * <p>As {@link #claimNextOfKeys} for the one key: two round trips, the key's first unfinished row
+   * (one index probe), then, when it is due, an autocommitted update checked against the revision read.
    */
   @Override
   public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
     StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
-    Instant now = clock.instant();
-    try {
-      return jdbc.autoCommitted(Repeat.SAFE, connection -> {
-        Optional<OutboxEntry> head = EntryRows.firstUnfinishedOfKey(connection, orderingKey, dialect);
-        if (head.isEmpty() || !head.get().isDue(now)) {
-          return List.<Claim>of();
-        }
-        OutboxEntry claimed = head.get().claimedBy(worker, now, lease, WriteStamp.fresh());
-        try (PreparedStatement write = connection.prepareStatement(EntryRows.WRITE)) {
-          EntryRows.bindWrite(write, claimed, head.get().revision(), dialect);
-          return write.executeUpdate() == 1 ? List.of(Claim.of(claimed)) : List.<Claim>of();
-        }
-      });
-    } catch (SQLException failure) {
-      throw JdbcAccess.failure("claim the next entry of " + orderingKey + " for " + worker, failure);
-    }
+    return claimNextOfKeys(worker, List.of(orderingKey), lease);
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>One statement on PostgreSQL ({@link RowWriter}), a batch in one transaction elsewhere.
-   */
-  /**
-   * {@inheritDoc}
-   *
-   * <p>Two round trips whatever the number of keys (up to 128; one more read per 128 beyond): one
-   * read of every key's first unfinished row (an index probe each), then one write of the claims of
-   * those that are due, each checked against the revision read, as {@link #claimNextOfKey} does for
-   * one key.
+   * <p>Two round trips whatever the number of keys (on MariaDB and H2 one more read per 128 keys
+   * beyond the first 128): one read of every key's first unfinished row (an index probe each), then
+   * one write of the claims of those that are due, each checked against the revision read.
    */
   @Override
   public List<Claim> claimNextOfKeys(WorkerId worker, Collection<String> orderingKeys, Duration lease) {
@@ -403,10 +381,16 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
       return due.isEmpty() ? List.of()
           : claimer.claimAtRevisions(worker, due, lease, now).stream().map(Claim::of).toList();
     } catch (SQLException failure) {
-      throw JdbcAccess.failure("claim the next entries of " + keys.size() + " ordering keys for " + worker, failure);
+      String which = keys.size() == 1 ? keys.get(0) : keys.size() + " ordering keys";
+      throw JdbcAccess.failure("claim the next entry of " + which + " for " + worker, failure);
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>One statement on PostgreSQL ({@link RowWriter}), a batch in one transaction elsewhere.
+   */
   @Override
   public List<Claim> claimAppended(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
     List<OutboxEntry> checked = StoreArguments.checkClaimAppended(worker, appended, lease);

@@ -122,7 +122,7 @@ public final class LatencyBenchmark {
   }
 
   /** Produces sequences shifted past any recording, for warm-ups. */
-  private record Shifted(LatencySystem system, long shift) implements LatencySystem {
+  record Shifted(LatencySystem system, long shift) implements LatencySystem {
     @Override
     public java.time.Duration pollInterval() {
       return system.pollInterval();
@@ -274,7 +274,9 @@ public final class LatencyBenchmark {
         + " (`beginAppendOn`, commit, `PendingAppend.committed()`: a drain with room takes the entry claimed on append),"
         + " and on Redis one `append` per entry (no business transaction"
         + " there); \"other JVM\" producers run in a process of their own and append in a JPA transaction"
-        + " (`appendWithin`). `achieved` is the rate the producers reached; `lost` are entries not handled"
+        + " (`appendWithin`), after the same untimed warm-up of 2,000 entries at 500/s in that process (so its JIT"
+        + " and pool are warm, as a producing service is; the drain handles those entries before the timed run, and"
+        + " its CPU column includes them). `achieved` is the rate the producers reached; `lost` are entries not handled"
         + " 15 s (or twice the run, or two poll intervals and 5 s, whichever is longest) after the last commit;"
         + " `kept up` is defined under the ladder below. Peers as their documentation wires them:"
         + " transaction-outbox's after-commit submitter plus the `flush()` a user schedules (every second),"

@@ -72,9 +72,16 @@ public final class RemoteProducer {
     return new ProducerOnly(sequence -> {
       EntityManager em = entityManagers.get();
       em.getTransaction().begin();
-      em.unwrap(Session.class).doWork(connection -> BusinessTable.insert(connection, sequence));
-      store.appendWithin(em, List.of(OutboxMessage.of("order-placed", BusinessTable.payload(sequence))));
-      em.getTransaction().commit();
+      try {
+        em.unwrap(Session.class).doWork(connection -> BusinessTable.insert(connection, sequence));
+        store.appendWithin(em, List.of(OutboxMessage.of("order-placed", BusinessTable.payload(sequence))));
+        em.getTransaction().commit();
+      } finally {
+        // a failed transaction must give its connection back, or the pool runs dry and the run hangs
+        if (em.getTransaction().isActive()) {
+          em.getTransaction().rollback();
+        }
+      }
     }, () -> {
       factory.close();
       pool.close();

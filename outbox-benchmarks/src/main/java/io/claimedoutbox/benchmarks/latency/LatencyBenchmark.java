@@ -113,16 +113,22 @@ public final class LatencyBenchmark {
   private static void warmUp(LatencySystem system) throws Exception {
     Recording ignored = new Recording(1);
     system.start(ignored);
-    // sequences beyond the recording's capacity are handled and not recorded
-    Recording warm = new Recording(2_000);
-    SteadyProducers.run(new Shifted(system, 1_000_000), warm, 500, 4);
-    // the warm-up's entries are not recorded: a second lets the relay finish them before it stops
-    Thread.sleep(1_000);
+    produceWarmUp(system);
     system.stop();
   }
 
+  /**
+   * Produces the untimed warm-up, 2,000 entries at 500/s, with sequences shifted past any recording
+   * (the relay handles them and records nothing), then waits a second for the relay to finish them.
+   * The same-JVM systems and the other JVM's producer process warm up alike.
+   */
+  static void produceWarmUp(LatencySystem producer) throws Exception {
+    SteadyProducers.run(new Shifted(producer, 1_000_000), new Recording(2_000), 500, 4);
+    Thread.sleep(1_000);
+  }
+
   /** Produces sequences shifted past any recording, for warm-ups. */
-  record Shifted(LatencySystem system, long shift) implements LatencySystem {
+  private record Shifted(LatencySystem system, long shift) implements LatencySystem {
     @Override
     public java.time.Duration pollInterval() {
       return system.pollInterval();

@@ -19,9 +19,9 @@ import redis.clients.jedis.JedisPooled;
 
 /**
  * The producers of the other-JVM case, in a process of their own: they commit business
- * transactions with appends through a store object of this process (no drain here), after an
- * untimed warm-up of 2,000 entries at 500/s, and write each entry's commit time ({@code System.nanoTime()}, the machine's monotonic clock) to a file
- * the benchmark reads.
+ * transactions with appends through a store object of this process (no drain here), after the
+ * benchmark's untimed warm-up, and write each entry's commit time ({@code System.nanoTime()}, the
+ * machine's monotonic clock) to a file the benchmark reads.
  *
  * <pre>
  * java -cp outbox-benchmarks.jar io.claimedoutbox.benchmarks.latency.RemoteProducer
@@ -45,10 +45,8 @@ public final class RemoteProducer {
     Recording recording = new Recording(rate * seconds);
     String backend = options.get("backend");
     try (LatencySystem producer = backend.equals("redis") ? redis(options.get("url")) : sql(options.get("url"))) {
-      // a producing service runs warm, as the same-JVM producers do: its JIT and pool ready before the
-      // timed run, and the warm-up's entries (shifted past the recording) handled before it starts
-      SteadyProducers.run(new LatencyBenchmark.Shifted(producer, 1_000_000), new Recording(2_000), 500, 4);
-      Thread.sleep(1_000);
+      // a producing service runs warm: its JIT and pool ready before the timed run
+      LatencyBenchmark.produceWarmUp(producer);
       SteadyProducers.Produced produced = SteadyProducers.run(producer, recording, rate, seconds);
       try (PrintWriter out = new PrintWriter(Files.newBufferedWriter(Path.of(options.get("out"))))) {
         out.println("achieved " + produced.achievedPerSecond());

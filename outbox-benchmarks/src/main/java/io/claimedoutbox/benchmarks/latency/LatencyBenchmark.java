@@ -26,12 +26,21 @@ import redis.clients.jedis.HostAndPort;
  * <pre>
  * java -cp outbox-benchmarks.jar io.claimedoutbox.benchmarks.latency.LatencyBenchmark
  *     [--rates 1,20,200,2000] [--seconds 10] [--rounds 2] [--backends postgresql,mariadb,redis]
- *     [--only word,word] [--other-jvm true] [--idle-seconds 30] [--output docs/latency.md]
+ *     [--only word,word] [--other-jvm true] [--same-jvm true] [--remote-producer jpa|jdbc]
+ *     [--idle-seconds 30] [--output docs/latency.md]
  *     [--ladder 5,20,50,200,500,2000,5000,10000 | none] [--ladder-seconds 5]
- *     [--postgresql URL] [--mariadb URL] [--redis host:port]
+ *     [--postgresql URL] [--mariadb URL] [--redis host:port] [--trace FILE-PREFIX]
  * </pre>
+ *
+ * <p>{@code --remote-producer jdbc} makes the other JVM's producers append as the same-JVM ones do
+ * (plain JDBC, {@code beginAppendOn}) instead of in a JPA transaction; {@code --trace} writes, per row,
+ * a file of each entry's commit and handler-start {@code System.nanoTime()}, for finding where a
+ * tail came from (a stall of the relay shows as a gap in handler starts while commits go on).
  */
 public final class LatencyBenchmark {
+
+  /** Where each row's per-entry commit and handler-start times go, when asked ({@code --trace}). */
+  private static String tracePrefix;
 
   private LatencyBenchmark() {}
 
@@ -54,11 +63,14 @@ public final class LatencyBenchmark {
     int rounds = Integer.parseInt(options.getOrDefault("rounds", "2"));
     int idleSeconds = Integer.parseInt(options.getOrDefault("idle-seconds", "30"));
     boolean otherJvm = Boolean.parseBoolean(options.getOrDefault("other-jvm", "true"));
+    boolean sameJvm = Boolean.parseBoolean(options.getOrDefault("same-jvm", "true"));
     String ladderOption = options.getOrDefault("ladder", "5,20,50,200,500,2000,5000,10000");
     List<Integer> ladder = ladderOption.equals("none") ? List.of()
         : Arrays.stream(ladderOption.split(",")).map(Integer::parseInt).toList();
     int ladderSeconds = Integer.parseInt(options.getOrDefault("ladder-seconds", "5"));
     List<String> backends = List.of(options.getOrDefault("backends", "postgresql,mariadb,redis").split(","));
+    String remoteProducer = options.getOrDefault("remote-producer", "jpa");
+    tracePrefix = options.get("trace");
     List<String> only = options.containsKey("only") ? List.of(options.get("only").split(",")) : List.of();
     String postgresql = options.getOrDefault("postgresql", env("OUTBOX_POSTGRESQL_URL",
         "jdbc:postgresql://127.0.0.1:5432/outbox_test?user=postgres"));
@@ -70,20 +82,25 @@ public final class LatencyBenchmark {
     Map<String, String> idle = new LinkedHashMap<>();
     List<Ladder> ladders = new ArrayList<>();
     for (String backend : backends) {
-      try (Backend opened = Backend.open(backend, postgresql, mariadb, redis)) {
+      try (Backend opened = Backend.open(backend, postgresql, mariadb, redis, remoteProducer)) {
         List<LatencySystem> systems = opened.systems().stream()
             .filter(system -> only.isEmpty() || only.stream().anyMatch(word -> system.name().contains(word)))
             .toList();
         for (LatencySystem system : systems) {
           warmUp(system);
+          if (otherJvm && hasOtherJvmRows(system)) {
+            warmUpFromOtherJvm(system, opened.remoteArguments());
+          }
         }
         for (int round = 1; round <= rounds; round++) {
           for (int rate : rates) {
             List<LatencySystem> order = new ArrayList<>(systems);
             java.util.Collections.rotate(order, round - 1);
             for (LatencySystem system : order) {
-              rows.add(measure(round, opened.name(), rate, seconds, system, null));
-              if (otherJvm && (system instanceof OursOnSql || system instanceof OursOnRedis)) {
+              if (sameJvm) {
+                rows.add(measure(round, opened.name(), rate, seconds, system, null));
+              }
+              if (otherJvm && hasOtherJvmRows(system)) {
                 rows.add(measure(round, opened.name(), rate, seconds, system, opened.remoteArguments()));
               }
             }
@@ -114,6 +131,24 @@ public final class LatencyBenchmark {
     Recording ignored = new Recording(1);
     system.start(ignored);
     produceWarmUp(system);
+    system.stop();
+  }
+
+  private static boolean hasOtherJvmRows(LatencySystem system) {
+    return system instanceof OursOnSql || system instanceof OursOnRedis;
+  }
+
+  /**
+   * Warms the relay's path for entries committed elsewhere (a wake-up from another process, then a
+   * due-query claim), which the same-JVM warm-up does not run: 1,000/s for 5 s from a producer
+   * process, untimed. Without it the first other-JVM row ran the relay's JIT compilation on the two
+   * cores the producers need (in one run: 8.6 s of relay CPU where later rounds took 2.7 s).
+   */
+  private static void warmUpFromOtherJvm(LatencySystem system, List<String> remote) throws Exception {
+    Recording recording = new Recording(5_000);
+    system.start(recording);
+    SteadyProducers.Produced produced = produceElsewhere(remote, recording, 1_000, 5);
+    recording.awaitHandled(produced.entries(), System.nanoTime() + TimeUnit.SECONDS.toNanos(30));
     system.stop();
   }
 
@@ -171,6 +206,10 @@ public final class LatencyBenchmark {
     String load = Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
     system.stop();
     Recording.Summary summary = recording.summarize(produced.entries());
+    if (tracePrefix != null) {
+      recording.trace(Path.of(String.format(Locale.ROOT, "%s-%d-%s-%d-%s.txt", tracePrefix, round,
+          backend.toLowerCase(Locale.ROOT).replace(' ', '-'), rate, remote == null ? "same" : "other")), produced.entries());
+    }
     boolean keptUp = keptUp(system, rate, produced, summary, recording.trailAtEnd(produced.entries()));
     Row row = new Row(round, backend, rate, system.name(), remote == null ? "same JVM" : "other JVM", summary,
         produced.achievedPerSecond(), cpu, load, keptUp);
@@ -282,7 +321,8 @@ public final class LatencyBenchmark {
         + " there); \"other JVM\" producers run in a process of their own and append in a JPA transaction"
         + " (`appendWithin`), after the same untimed warm-up of 2,000 entries at 500/s in that process (so its JIT"
         + " and pool are warm, as a producing service is; the drain handles those entries before the timed run, and"
-        + " its CPU column includes them). `achieved` is the rate the producers reached; `lost` are entries not handled"
+        + " its CPU column includes them); before the first round the relay is warmed for that path too (a wake-up from"
+        + " another process, then a due-query claim), by an untimed 5 s at 1,000/s from such a process. `achieved` is the rate the producers reached; `lost` are entries not handled"
         + " 15 s (or twice the run, or two poll intervals and 5 s, whichever is longest) after the last commit;"
         + " `kept up` is defined under the ladder below. Peers as their documentation wires them:"
         + " transaction-outbox's after-commit submitter plus the `flush()` a user schedules (every second),"
@@ -360,19 +400,22 @@ public final class LatencyBenchmark {
     private final BenchDatabase database;
     private final HostAndPort redis;
     private final List<LatencySystem> systems = new ArrayList<>();
+    private final String remoteProducer;
 
-    private Backend(String name, BenchDatabase database, HostAndPort redis) {
+    private Backend(String name, BenchDatabase database, HostAndPort redis, String remoteProducer) {
       this.name = name;
+      this.remoteProducer = remoteProducer;
       this.database = database;
       this.redis = redis;
     }
 
-    static Backend open(String which, String postgresql, String mariadb, HostAndPort redis) throws Exception {
+    static Backend open(String which, String postgresql, String mariadb, HostAndPort redis, String remoteProducer)
+        throws Exception {
       switch (which) {
         case "postgresql", "mariadb" -> {
           BenchDatabase database = new BenchDatabase(which.equals("postgresql") ? postgresql : mariadb);
           BusinessTable.create(database);
-          Backend backend = new Backend(database.name(), database, null);
+          Backend backend = new Backend(database.name(), database, null, remoteProducer);
           backend.systems.add(new OursOnSql(database));
           backend.systems.add(new TransactionOutboxSystem(database));
           backend.systems.add(new DbSchedulerSystem(database, false));
@@ -383,7 +426,7 @@ public final class LatencyBenchmark {
           return backend;
         }
         case "redis" -> {
-          Backend backend = new Backend("Redis", null, redis);
+          Backend backend = new Backend("Redis", null, redis, remoteProducer);
           backend.systems.add(new OursOnRedis(redis));
           return backend;
         }
@@ -400,7 +443,7 @@ public final class LatencyBenchmark {
     }
 
     List<String> remoteArguments() {
-      return database != null ? List.of("--backend", "sql", "--url", database.url())
+      return database != null ? List.of("--backend", "sql", "--url", database.url(), "--producer", remoteProducer)
           : List.of("--backend", "redis", "--url", redis.toString());
     }
 

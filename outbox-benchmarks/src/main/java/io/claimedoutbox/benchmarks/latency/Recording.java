@@ -97,6 +97,15 @@ final class Recording {
         percentile(sorted, 99), count == 0 ? 0 : sorted[count - 1]);
   }
 
+  /** Writes one line per entry: its commit and its handler start ({@code 0} when none). */
+  void trace(java.nio.file.Path file, int produced) throws java.io.IOException {
+    try (java.io.PrintWriter out = new java.io.PrintWriter(java.nio.file.Files.newBufferedWriter(file))) {
+      for (int i = 0; i < produced; i++) {
+        out.println(committed.get(i) + " " + started.get(i));
+      }
+    }
+  }
+
   private static long percentile(long[] sorted, int percent) {
     if (sorted.length == 0) {
       return 0;

@@ -26,6 +26,7 @@ import redis.clients.jedis.JedisPooled;
  * <pre>
  * java -cp outbox-benchmarks.jar io.claimedoutbox.benchmarks.latency.RemoteProducer
  *     --backend postgresql|mariadb|redis --url JDBC-URL|host:port --rate N --seconds N --out FILE
+ *     [--producer jpa|jdbc]
  * </pre>
  */
 public final class RemoteProducer {
@@ -44,7 +45,8 @@ public final class RemoteProducer {
     int seconds = Integer.parseInt(options.get("seconds"));
     Recording recording = new Recording(rate * seconds);
     String backend = options.get("backend");
-    try (LatencySystem producer = backend.equals("redis") ? redis(options.get("url")) : sql(options.get("url"))) {
+    boolean jpa = !options.getOrDefault("producer", "jpa").equals("jdbc");
+    try (LatencySystem producer = backend.equals("redis") ? redis(options.get("url")) : sql(options.get("url"), jpa)) {
       // a producing service runs warm: its JIT and pool ready before the timed run
       LatencyBenchmark.produceWarmUp(producer);
       SteadyProducers.Produced produced = SteadyProducers.run(producer, recording, rate, seconds);
@@ -56,7 +58,7 @@ public final class RemoteProducer {
     System.exit(0);
   }
 
-  private static LatencySystem sql(String url) {
+  private static LatencySystem sql(String url, boolean jpa) {
     HikariConfig config = new HikariConfig();
     config.setJdbcUrl(url);
     config.setMaximumPoolSize(8);
@@ -66,6 +68,12 @@ public final class RemoteProducer {
     HikariDataSource pool = new HikariDataSource(config);
     EntityManagerFactory factory = JpaOutbox.entityManagerFactory(pool, Map.of());
     JpaOutboxStore store = JpaOutboxStore.builder(factory).build();
+    if (!jpa) {
+      return new ProducerOnly(sequence -> BusinessTable.commitWithEntry(pool, store, sequence), () -> {
+        factory.close();
+        pool.close();
+      });
+    }
     ThreadLocal<EntityManager> entityManagers = ThreadLocal.withInitial(factory::createEntityManager);
     return new ProducerOnly(sequence -> {
       EntityManager em = entityManagers.get();

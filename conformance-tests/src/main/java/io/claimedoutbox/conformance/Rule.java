@@ -60,8 +60,9 @@ public enum Rule {
       "that the store-time option replaces the injected clock everywhere: claims, leases and update times"),
   C13(Level.REQUIRED, "A claim with a payload limit takes due entries in due order while their payloads fit the"
       + " limit, the first due entry whatever its size; a limit that is not positive is rejected naming it",
-      "that the claim sums payload sizes in due order before it reads the payloads (SQL: a running sum over the"
-          + " rows the due query read; Redis: HSTRLEN in the peek script) and stops at the first entry that does not fit"),
+      "that the claim sums payload sizes in due order (SQL: a running sum over the rows the due query read, before"
+          + " it reads the payloads; Redis: each hash's payload length as the peek script reads it) and stops at the"
+          + " first entry that does not fit"),
   C14(Level.OPTIONAL, "Store time moves with the server's clock: two claims on store time a moment apart take claim"
       + " times about that moment apart, near the server's time, while the worker's own clock jumps an hour",
       "that the store-time clock counts forward between its reads of the server (StoreTimeClock) and never reads"

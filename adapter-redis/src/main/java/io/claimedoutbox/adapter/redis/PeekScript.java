@@ -35,7 +35,7 @@ final class PeekScript {
     for (Object item : found) {
       List<?> candidate = (List<?>) item;
       EntryId id = EntryId.of(text(candidate.get(0)));
-      OutboxEntry entry = EntryFields.decode(id, RedisEntryCodec.hash(candidate, 2));
+      OutboxEntry entry = EntryFields.decode(id, RedisEntryCodec.hash((List<?>) candidate.get(2), 0));
       candidates.add(new DueCandidate(shard, entry, (long) Double.parseDouble(text(candidate.get(1)))));
     }
     return candidates;

@@ -82,7 +82,7 @@ final class TransitionScript {
     if (outcome.equals("MISSING")) {
       return ClaimTransitionResult.missing(claim);
     }
-    OutboxEntry entry = EntryFields.decode(claim.entryId(), RedisEntryCodec.hash(reply, 1));
+    OutboxEntry entry = EntryFields.decode(claim.entryId(), RedisEntryCodec.hash((List<?>) reply.get(1), 0));
     return switch (outcome) {
       case "APPLIED" -> ClaimTransitionResult.applied(entry);
       case "TERMINAL" -> ClaimTransitionResult.terminal(entry);

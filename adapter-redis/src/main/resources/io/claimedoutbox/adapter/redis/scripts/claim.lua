@@ -24,23 +24,39 @@ if redis.call('EXISTS', KEYS[3]) == 1 then
   return reply
 end
 
+-- Index moves are gathered and sent as one variadic command each at the end (a redis.call costs
+-- about as much as the work of a small command): two calls per claimed entry instead of six.
+local function each(command, key, values)
+  for from = 1, #values, 1000 do
+    redis.call(command, key, unpack(values, from, math.min(from + 999, #values)))
+  end
+end
+
 local reply = {'OK'}
+local claimedIds, leases, wereFailed = {}, {}, {}
 local at = 3
 while at <= #ARGV do
   local id, expected, leaseEnd, fields = ARGV[at], ARGV[at + 1], ARGV[at + 2], tonumber(ARGV[at + 3])
   local first, last = at + 4, at + 3 + 2 * fields
   local key = prefix .. id
-  if redis.call('HGET', key, 'revision') == expected then
+  local row = redis.call('HMGET', key, 'revision', 'status')
+  if row[1] == expected then
     redis.call('HSET', key, unpack(ARGV, first, last))
-    redis.call('ZREM', KEYS[1], id)
-    redis.call('ZADD', KEYS[2], leaseEnd, id)
-    redis.call('SREM', failed, id)
-    redis.call('SADD', KEYS[3], id)
+    claimedIds[#claimedIds + 1] = id
+    leases[#leases + 1] = leaseEnd
+    leases[#leases + 1] = id
+    if row[2] == 'FAILED' then
+      wereFailed[#wereFailed + 1] = id
+    end
     reply[#reply + 1] = id
   end
   at = last + 1
 end
-if #reply > 1 then
+if #claimedIds > 0 then
+  each('ZREM', KEYS[1], claimedIds)
+  each('ZADD', KEYS[2], leases)
+  each('SREM', failed, wereFailed)
+  each('SADD', KEYS[3], claimedIds)
   redis.call('EXPIRE', KEYS[3], 600)
 end
 return reply

@@ -6,11 +6,12 @@
 -- are found or the index ends, so no backlog of one key can hide other entries; a key found held
 -- back once costs one HGET per further entry of it.
 -- Each index's candidates are taken while their payloads fit ARGV[4] bytes (its first always does),
--- measured with HSTRLEN before the hash is read: the reply carries at most the limit per index, and
--- the oldest entries that fit the limit over both indexes are among them (the caller merges).
+-- measured on the hash as read (the first that does not fit is read and dropped): the reply carries
+-- at most the limit per index, and the oldest entries that fit the limit over both indexes are among
+-- them (the caller merges).
 -- KEYS[1]  due index, KEYS[2] in-flight index
 -- ARGV[1]  now (epoch millis), ARGV[2] how many, ARGV[3] entry key prefix, ARGV[4] most payload bytes
--- Returns {'OK', candidate...}: one {id, due millis, HGETALL...} per candidate, from both indexes
+-- Returns {'OK', candidate...}: one {id, due millis, {HGETALL...}} per candidate, from both indexes
 -- (unsorted between them).
 -- An index member whose hash is gone (deleted meanwhile) is dropped from the index, not returned.
 local tag = (string.gsub(KEYS[1], 'due$', ''))
@@ -20,13 +21,17 @@ local found = {'OK'}
 -- ordering key to its first unfinished entry, for keys found holding an entry back
 local firstOfKey = {}
 
-local function orderingKeyOf(hash)
+-- The entry's ordering key (nil when it has none) and its payload's size in bytes.
+local function orderingKeyAndSize(hash)
+  local key, size = nil, 0
   for f = 1, #hash, 2 do
     if hash[f] == 'orderingKey' then
-      return hash[f + 1]
+      key = hash[f + 1]
+    elseif hash[f] == 'payload' then
+      size = #hash[f + 1]
     end
   end
-  return nil
+  return key, size
 end
 
 -- Whether a key already found holding entries back holds this one too: one HGET instead of HGETALL,
@@ -48,32 +53,24 @@ for _, index in ipairs(KEYS) do
     local due = redis.call('ZRANGE', index, '-inf', ARGV[1], 'BYSCORE', 'LIMIT', offset, wanted, 'WITHSCORES')
     for i = 1, #due, 2 do
       local id = due[i]
-      local size = 0
-      local take = taken < wanted and not full and not heldBackByKnownKey(id)
-      if take then
-        size = redis.call('HSTRLEN', ARGV[3] .. id, 'payload')
-        if taken > 0 and bytes + size > maxBytes then
-          full = true
-          take = false
-        end
-      end
-      if take then
+      if taken < wanted and not full and not heldBackByKnownKey(id) then
         local hash = redis.call('HGETALL', ARGV[3] .. id)
-        local key = orderingKeyOf(hash)
-        -- nil when the key has no index (an entry appended before ordering keys were indexed): not held
-        local first = key and redis.call('ZRANGE', tag .. 'k:' .. key, 0, 0)[1]
+        local key, size = orderingKeyAndSize(hash)
         if #hash == 0 then
           redis.call('ZREM', index, id)
-        elseif first and first ~= id then
-          firstOfKey[key] = first
+        elseif taken > 0 and bytes + size > maxBytes then
+          -- read in vain, once per claim: cheaper than asking every entry's size before reading it
+          full = true
         else
-          local candidate = {id, due[i + 1]}
-          for _, value in ipairs(hash) do
-            candidate[#candidate + 1] = value
+          -- nil when the key has no index (an entry appended before ordering keys were indexed): not held
+          local first = key and redis.call('ZRANGE', tag .. 'k:' .. key, 0, 0)[1]
+          if first and first ~= id then
+            firstOfKey[key] = first
+          else
+            found[#found + 1] = {id, due[i + 1], hash}
+            taken = taken + 1
+            bytes = bytes + size
           end
-          found[#found + 1] = candidate
-          taken = taken + 1
-          bytes = bytes + size
         end
       end
     end

@@ -10,40 +10,42 @@
 --            DEAD_LETTERED: reason, unused, unused
 --            SAVE: lease end, progress flag ('1' or '0'), progress
 -- Returns {'OK', reply...} with one reply per element: {outcome} for MISSING, else
--- {outcome, HGETALL...}. An element repeated with the same write stamp (a blind client retry) finds
+-- {outcome, {HGETALL...}}. An element repeated with the same write stamp (a blind client retry) finds
 -- its own stamp and answers APPLIED without writing again. Every row is checked before any is
 -- written, so a damaged row fails the whole call with nothing written: {'UNDECODABLE', id, problem}.
 -- An unknown transition is {'BAD_REQUEST', kind}, also before anything is written.
 local now = ARGV[1]
 local count = #KEYS - 2
 
+-- The hash goes back as the table HGETALL made, nested: copying its fields into the reply cost a
+-- table insert per field.
 local function answer(key, outcome)
-  local reply = {outcome}
-  for _, value in ipairs(redis.call('HGETALL', key)) do
-    reply[#reply + 1] = value
-  end
-  return reply
+  return {outcome, redis.call('HGETALL', key)}
 end
 
--- Fields every entry has (EntryFields.ALWAYS_PRESENT): payload and headers are only tested for, the
+-- Fields every entry has (EntryFields.ALWAYS_PRESENT): the payload is only tested for, the
 -- others read with the fields the decision needs; a row missing one, or with no known status, is damaged.
+-- One HMGET reads the decision's fields, the ordering key (row[6]) and the present fields; a row with
+-- no status is looked at again to tell a missing entry from a damaged one.
 local statuses = {PENDING = true, CLAIMED = true, FAILED = true, DELIVERED = true, DEAD_LETTERED = true}
-local present = {'id', 'topic', 'attempts', 'createdAt', 'updatedAt', 'availableAt', 'claimGeneration'}
+local present = {'id', 'topic', 'headers', 'attempts', 'createdAt', 'updatedAt', 'availableAt', 'claimGeneration'}
+local read = 6
 local rows = {}
 for i = 1, count do
   local key, id = KEYS[2 + i], ARGV[2 + 8 * (i - 1)]
-  if redis.call('EXISTS', key) == 1 then
-    local row = redis.call('HMGET', key, 'status', 'owner', 'tokenNonce', 'writeStamp', 'revision', unpack(present))
+  local row = redis.call('HMGET', key, 'status', 'owner', 'tokenNonce', 'writeStamp', 'revision', 'orderingKey',
+    unpack(present))
+  if row[1] ~= false or redis.call('EXISTS', key) == 1 then
     if not statuses[row[1]] or tonumber(row[5]) == nil then
       return {'UNDECODABLE', id, 'status or revision is missing, unknown or not a number'}
     end
     for f = 1, #present do
-      if row[5 + f] == false then
+      if row[read + f] == false then
         return {'UNDECODABLE', id, 'field ' .. present[f] .. ' is missing'}
       end
     end
-    if redis.call('HEXISTS', key, 'payload') == 0 or redis.call('HEXISTS', key, 'headers') == 0 then
-      return {'UNDECODABLE', id, 'field payload or headers is missing'}
+    if redis.call('HEXISTS', key, 'payload') == 0 then
+      return {'UNDECODABLE', id, 'field payload is missing'}
     end
     rows[i] = row
   end
@@ -56,9 +58,13 @@ for i = 1, count do
   end
 end
 
-local function release(key, id)
-  redis.call('HDEL', key, 'owner', 'tokenNonce', 'claimedAt', 'leaseUntil')
-  redis.call('ZREM', KEYS[2], id)
+-- Index changes shared by many elements are gathered and sent as one variadic command each at the
+-- end (the batch has no entry twice: the caller checks): a redis.call costs about as much as the work
+-- of a small command.
+local leftInFlight, finishedScores = {}, {}
+local function release(key, id, ...)
+  redis.call('HDEL', key, 'owner', 'tokenNonce', 'claimedAt', 'leaseUntil', ...)
+  leftInFlight[#leftInFlight + 1] = id
 end
 
 -- A finished entry (delivered or dead-lettered) leaves its ordering key's index, so the key's next
@@ -66,12 +72,19 @@ end
 -- dead letter also joins the dead-letter index (ordered by id). The failed set holds FAILED entries,
 -- for the counts. Each is named from the due index's hash tag.
 local tag = (string.gsub(KEYS[1], 'due$', ''))
-local function finish(key, id)
-  local orderingKey = redis.call('HGET', key, 'orderingKey')
+local function finish(row, id)
+  local orderingKey = row[6]
   if orderingKey then
     redis.call('ZREM', tag .. 'k:' .. orderingKey, id)
   end
-  redis.call('ZADD', tag .. 'finished', now, id)
+  finishedScores[#finishedScores + 1] = now
+  finishedScores[#finishedScores + 1] = id
+end
+
+local function each(command, key, values)
+  for from = 1, #values, 1000 do
+    redis.call(command, key, unpack(values, from, math.min(from + 999, #values)))
+  end
 end
 
 local replies = {'OK'}
@@ -90,34 +103,40 @@ for i = 1, count do
   elseif row[1] ~= 'CLAIMED' or row[2] ~= owner or row[3] ~= nonce then
     replies[i + 1] = answer(key, 'STALE_CLAIM')
   else
+    local revision = tonumber(row[5]) + 1
     if kind == 'DELIVERED' then
-      release(key, id)
-      finish(key, id)
-      redis.call('HSET', key, 'status', 'DELIVERED')
       if a == '1' then
-        redis.call('HSET', key, 'deliveryReceipt', b)
+        release(key, id)
+        redis.call('HSET', key, 'status', 'DELIVERED', 'deliveryReceipt', b, 'updatedAt', now, 'writeStamp', stamp,
+          'revision', revision)
       else
-        redis.call('HDEL', key, 'deliveryReceipt')
+        release(key, id, 'deliveryReceipt')
+        redis.call('HSET', key, 'status', 'DELIVERED', 'updatedAt', now, 'writeStamp', stamp, 'revision', revision)
       end
+      finish(row, id)
     elseif kind == 'FAILED' then
       release(key, id)
-      redis.call('HSET', key, 'status', 'FAILED', 'availableAt', a, 'lastError', b)
+      redis.call('HSET', key, 'status', 'FAILED', 'availableAt', a, 'lastError', b, 'updatedAt', now,
+        'writeStamp', stamp, 'revision', revision)
       redis.call('ZADD', KEYS[1], a, id)
       redis.call('SADD', tag .. 'failed', id)
     elseif kind == 'DEAD_LETTERED' then
       release(key, id)
-      finish(key, id)
-      redis.call('HSET', key, 'status', 'DEAD_LETTERED', 'lastError', a)
+      redis.call('HSET', key, 'status', 'DEAD_LETTERED', 'lastError', a, 'updatedAt', now, 'writeStamp', stamp,
+        'revision', revision)
+      finish(row, id)
       redis.call('ZADD', tag .. 'dead', 0, id)
+    elseif b == '1' then
+      redis.call('HSET', key, 'leaseUntil', a, 'progress', c, 'updatedAt', now, 'writeStamp', stamp,
+        'revision', revision)
+      redis.call('ZADD', KEYS[2], a, id)
     else
-      redis.call('HSET', key, 'leaseUntil', a)
-      if b == '1' then
-        redis.call('HSET', key, 'progress', c)
-      end
+      redis.call('HSET', key, 'leaseUntil', a, 'updatedAt', now, 'writeStamp', stamp, 'revision', revision)
       redis.call('ZADD', KEYS[2], a, id)
     end
-    redis.call('HSET', key, 'updatedAt', now, 'writeStamp', stamp, 'revision', tonumber(row[5]) + 1)
     replies[i + 1] = answer(key, 'APPLIED')
   end
 end
+each('ZREM', KEYS[2], leftInFlight)
+each('ZADD', tag .. 'finished', finishedScores)
 return replies

@@ -19,6 +19,7 @@ import io.claimedoutbox.port.spi.EntryFields;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * {@code transition.lua}: claimed transitions of one shard, each decided and written in one atomic
@@ -27,6 +28,16 @@ import java.util.List;
 final class TransitionScript {
 
   private static final LuaScript SCRIPT = LuaScript.load("transition");
+
+  /**
+   * The fields the script answers with, in its order ({@code ANSWERED} in the script): an entry's
+   * state. The others never change after the append and come from the claim's snapshot, so a result
+   * does not carry the payload back.
+   */
+  static final List<String> ANSWERED = List.of(EntryFields.STATUS, EntryFields.ATTEMPTS, EntryFields.UPDATED_AT,
+      EntryFields.AVAILABLE_AT, EntryFields.CLAIM_GENERATION, EntryFields.OWNER, EntryFields.TOKEN_NONCE,
+      EntryFields.CLAIMED_AT, EntryFields.LEASE_UNTIL, EntryFields.LAST_ERROR, EntryFields.PROGRESS,
+      EntryFields.DELIVERY_RECEIPT, EntryFields.REVISION, EntryFields.WRITE_STAMP);
 
   private TransitionScript() {}
 
@@ -67,6 +78,18 @@ final class TransitionScript {
         bytes(StoredNotes.of(renewal.progress().orElse(""))));
   }
 
+  /** The claim's unchanging fields with the state the script answered. */
+  private static Map<String, byte[]> answeredFields(Claim claim, List<?> state) {
+    Map<String, byte[]> fields = EntryFields.encode(claim.snapshot());
+    fields.keySet().removeAll(ANSWERED);
+    for (int i = 0; i < ANSWERED.size(); i++) {
+      if (state.get(i) != null) {
+        fields.put(ANSWERED.get(i), (byte[]) state.get(i));
+      }
+    }
+    return fields;
+  }
+
   /** One result per element of the batch, in order. */
   static List<ClaimTransitionResult> results(Object reply, List<ClaimTransition> batch, String what) {
     List<?> replies = ScriptCall.body(reply, what);
@@ -82,7 +105,7 @@ final class TransitionScript {
     if (outcome.equals("MISSING")) {
       return ClaimTransitionResult.missing(claim);
     }
-    OutboxEntry entry = EntryFields.decode(claim.entryId(), RedisEntryCodec.hash((List<?>) reply.get(1), 0));
+    OutboxEntry entry = EntryFields.decode(claim.entryId(), answeredFields(claim, (List<?>) reply.get(1)));
     return switch (outcome) {
       case "APPLIED" -> ClaimTransitionResult.applied(entry);
       case "TERMINAL" -> ClaimTransitionResult.terminal(entry);

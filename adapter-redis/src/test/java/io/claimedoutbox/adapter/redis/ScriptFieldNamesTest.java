@@ -47,6 +47,20 @@ class ScriptFieldNamesTest {
         .contains(EntryFields.OWNER, EntryFields.TOKEN_NONCE, EntryFields.LEASE_UNTIL, EntryFields.REVISION);
   }
 
+  @Test
+  void transitionAnswersTheStateFieldsInTheOrderTheClientReadsThem() throws IOException {
+    Matcher list = Pattern.compile("local ANSWERED = \\{([^}]*)}").matcher(source("transition"));
+    assertThat(list.find()).as("the ANSWERED list in transition.lua").isTrue();
+    List<String> answered = Pattern.compile("'([A-Za-z]+)'").matcher(list.group(1)).results()
+        .map(found -> found.group(1)).toList();
+    assertThat(answered).isEqualTo(TransitionScript.ANSWERED);
+    Set<String> unchanging = new TreeSet<>(EntryFields.ALL);
+    unchanging.removeAll(answered);
+    assertThat(unchanging).as("fields left to the claim's snapshot: the append's, never written again")
+        .containsExactlyInAnyOrder(EntryFields.ID, EntryFields.TOPIC, EntryFields.ORDERING_KEY, EntryFields.PAYLOAD,
+            EntryFields.HEADERS, EntryFields.CREATED_AT);
+  }
+
   private static String source(String script) throws IOException {
     String path = "/io/claimedoutbox/adapter/redis/scripts/" + script + ".lua";
     try (InputStream in = ScriptFieldNamesTest.class.getResourceAsStream(path)) {

@@ -10,17 +10,20 @@
 --            DEAD_LETTERED: reason, unused, unused
 --            SAVE: lease end, progress flag ('1' or '0'), progress
 -- Returns {'OK', reply...} with one reply per element: {outcome} for MISSING, else
--- {outcome, {HGETALL...}}. An element repeated with the same write stamp (a blind client retry) finds
+-- {outcome, {state field values...}}. An element repeated with the same write stamp (a blind client retry) finds
 -- its own stamp and answers APPLIED without writing again. Every row is checked before any is
 -- written, so a damaged row fails the whole call with nothing written: {'UNDECODABLE', id, problem}.
 -- An unknown transition is {'BAD_REQUEST', kind}, also before anything is written.
 local now = ARGV[1]
 local count = #KEYS - 2
 
--- The hash goes back as the table HGETALL made, nested: copying its fields into the reply cost a
--- table insert per field.
+-- The entry's state fields go back, in this order (TransitionScript.ANSWERED), false for absent ones:
+-- the rest (id, topic, ordering key, payload, headers, creation time) never changes after the append,
+-- and the client has it from its claim.
+local ANSWERED = {'status', 'attempts', 'updatedAt', 'availableAt', 'claimGeneration', 'owner', 'tokenNonce',
+  'claimedAt', 'leaseUntil', 'lastError', 'progress', 'deliveryReceipt', 'revision', 'writeStamp'}
 local function answer(key, outcome)
-  return {outcome, redis.call('HGETALL', key)}
+  return {outcome, redis.call('HMGET', key, unpack(ANSWERED))}
 end
 
 -- Fields every entry has (EntryFields.ALWAYS_PRESENT): the payload is only tested for, the

@@ -80,8 +80,7 @@ final class TransitionScript {
 
   /** The claim's unchanging fields with the state the script answered. */
   private static Map<String, byte[]> answeredFields(Claim claim, List<?> state) {
-    Map<String, byte[]> fields = EntryFields.encode(claim.snapshot());
-    fields.keySet().removeAll(ANSWERED);
+    Map<String, byte[]> fields = EntryFields.encodeUnchanging(claim.snapshot());
     for (int i = 0; i < ANSWERED.size(); i++) {
       if (state.get(i) != null) {
         fields.put(ANSWERED.get(i), (byte[]) state.get(i));

@@ -93,6 +93,20 @@ public final class EntryFields {
    * @return field name to stored bytes; a new, modifiable map
    */
   public static Map<String, byte[]> encode(OutboxEntry entry) {
+    Map<String, byte[]> fields = encodeUnchanging(entry);
+    fields.putAll(encodeState(entry));
+    return fields;
+  }
+
+  /**
+   * The fields an append sets once and no later write changes — the id, the message (topic,
+   * ordering key, payload, headers) and the creation time — so a store that answers a write with
+   * the new state alone can complete it from the entry the caller holds.
+   *
+   * @param entry the entry
+   * @return field name to stored bytes; a new, modifiable map
+   */
+  public static Map<String, byte[]> encodeUnchanging(OutboxEntry entry) {
     Map<String, byte[]> fields = new LinkedHashMap<>();
     OutboxMessage message = entry.message();
     put(fields, ID, entry.id().value());
@@ -101,7 +115,6 @@ public final class EntryFields {
     fields.put(PAYLOAD, message.payload());
     put(fields, HEADERS, HeaderText.encode(message.headers()));
     put(fields, CREATED_AT, millis(entry.createdAt()));
-    fields.putAll(encodeState(entry));
     return fields;
   }
 

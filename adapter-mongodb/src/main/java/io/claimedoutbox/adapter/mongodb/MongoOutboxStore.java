@@ -11,6 +11,9 @@ import static com.mongodb.client.model.Filters.or;
 import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
+import com.mongodb.MongoSocketReadTimeoutException;
+import com.mongodb.MongoOperationTimeoutException;
+import com.mongodb.MongoInterruptedException;
 import com.mongodb.MongoSocketReadException;
 import com.mongodb.MongoSocketWriteException;
 import com.mongodb.MongoWriteConcernException;
@@ -456,6 +459,11 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     try {
       stored = collection.findOneAndUpdate(heldBy(claim), EntryDocuments.changeUpdate(claim.snapshot(), written),
           new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER));
+    } catch (MongoSocketReadTimeoutException | MongoOperationTimeoutException | MongoInterruptedException gaveUp) {
+      // sent, and perhaps still running on the server: reading the entry now proves nothing, so the caller
+      // settles it later by the stamp
+      throw new TransitionOutcomeUnknownException(claim, request.kind(), written.lastWriteStamp().orElseThrow(),
+          new OutboxStoreException("outbox store failed: " + what + ": " + gaveUp.getMessage(), gaveUp));
     } catch (MongoSocketReadException | MongoSocketWriteException | MongoWriteConcernException answerLost) {
       // sent, and perhaps applied: a lost answer, or applied on the primary without the write concern's acknowledgement
       return LostAcknowledgement.resolve(claim, request.kind(), written.lastWriteStamp().orElseThrow(),
@@ -499,6 +507,11 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     BulkWriteResult result;
     try {
       result = collection.bulkWrite(updates, new BulkWriteOptions().ordered(false));
+    } catch (MongoSocketReadTimeoutException | MongoOperationTimeoutException | MongoInterruptedException gaveUp) {
+      // sent, and perhaps still running on the server: reading the entries now proves nothing
+      throw TransitionOutcomeUnknownException.ofBatch(batch,
+          written.stream().map(entry -> entry.lastWriteStamp().orElseThrow()).toList(),
+          new OutboxStoreException("outbox store failed: " + what + ": " + gaveUp.getMessage(), gaveUp));
     } catch (MongoSocketReadException | MongoSocketWriteException | MongoBulkWriteException answerLost) {
       // sent, and perhaps applied, wholly or in part: each element's fate is read back by its stamp
       return decideEach(batch, written, new OutboxStoreException(

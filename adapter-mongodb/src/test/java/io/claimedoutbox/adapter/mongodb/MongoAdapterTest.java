@@ -2,8 +2,22 @@ package io.claimedoutbox.adapter.mongodb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.mongodb.MongoClientSettings;
+import com.mongodb.ServerAddress;
+import com.mongodb.client.MongoClient;
+import com.mongodb.client.MongoClients;
+import com.mongodb.connection.ClusterConnectionMode;
+import com.mongodb.connection.ServerDescription;
+import io.claimedoutbox.conformance.FaultProxies;
+import io.claimedoutbox.conformance.FaultProxy;
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.DeliveryReceipt;
+import io.claimedoutbox.domain.EntryStatus;
+import io.claimedoutbox.port.TransitionOutcomeUnknownException;
+import java.util.concurrent.TimeUnit;
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
@@ -36,6 +50,42 @@ class MongoAdapterTest {
   void cleanStore() {
     fixture.kit.fixture().clean();
     store = fixture.kit.storeBuilder().build();
+  }
+
+  @Test
+  @DisplayName("a transition whose answer times out while the server may still run it is unknown, not 'nothing"
+      + " written', and the write that lands later carries the stamp the exception names")
+  void aTransitionWhoseAnswerTimesOutIsUnknown() throws InterruptedException {
+    List<ServerDescription> servers = fixture.client.getClusterDescription().getServerDescriptions();
+    assumeTrue(servers.size() == 1, "needs one server to put the fault proxy in front of; this run has " + servers);
+    ServerAddress server = servers.get(0).getAddress();
+    try (FaultProxies proxies = new FaultProxies();
+        MongoClient through = MongoClients.create(MongoClientSettings.builder()
+            .applyToClusterSettings(cluster -> cluster.mode(ClusterConnectionMode.SINGLE).hosts(List.of(
+                new ServerAddress(proxies.proxyFor(server.getHost(), server.getPort()).getHostString(),
+                    proxies.proxyFor(server.getHost(), server.getPort()).getPort()))))
+            .applyToSocketSettings(socket -> socket.readTimeout(300, TimeUnit.MILLISECONDS))
+            .build())) {
+      MongoOutboxStore timingOut = MongoOutboxStore.builder(through).databaseName(MongoFixtures.DATABASE)
+          .collectionName(MongoFixtures.COLLECTION).build();
+      OutboxEntry appended = store.append(OutboxMessage.of("orders", new byte[] {1}));
+      Claim claim = store.claimDue(WorkerId.of("alice"), 1, Duration.ofMinutes(5)).get(0);
+      proxies.armFor(FaultProxy.Fault.HOLD_REQUEST, appended.id().value());
+
+      TransitionOutcomeUnknownException unknown = catchThrowableOfType(TransitionOutcomeUnknownException.class,
+          () -> timingOut.tryMarkClaimDelivered(claim, DeliveryReceipt.of("late")));
+      proxies.release();
+
+      WriteStamp sent = unknown.sentWriteStamp(appended.id()).orElseThrow();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (store.find(appended.id()).orElseThrow().status() != EntryStatus.DELIVERED && System.nanoTime() < deadline) {
+        Thread.sleep(10);
+      }
+      OutboxEntry landed = store.find(appended.id()).orElseThrow();
+      assertThat(landed.status()).as("the held delivery reached the server after the client gave up")
+          .isEqualTo(EntryStatus.DELIVERED);
+      assertThat(landed.lastWriteStamp()).contains(sent);
+    }
   }
 
   @Test

@@ -18,6 +18,8 @@ import io.claimedoutbox.domain.DeliveryReceipt;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.port.TransitionOutcomeUnknownException;
 import java.util.concurrent.TimeUnit;
+import io.claimedoutbox.domain.ClaimTransition;
+import java.net.InetSocketAddress;
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoCollection;
 import com.mongodb.client.MongoDatabase;
@@ -56,36 +58,72 @@ class MongoAdapterTest {
   @DisplayName("a transition whose answer times out while the server may still run it is unknown, not 'nothing"
       + " written', and the write that lands later carries the stamp the exception names")
   void aTransitionWhoseAnswerTimesOutIsUnknown() throws InterruptedException {
-    List<ServerDescription> servers = fixture.client.getClusterDescription().getServerDescriptions();
-    assumeTrue(servers.size() == 1, "needs one server to put the fault proxy in front of; this run has " + servers);
-    ServerAddress server = servers.get(0).getAddress();
-    try (FaultProxies proxies = new FaultProxies();
-        MongoClient through = MongoClients.create(MongoClientSettings.builder()
-            .applyToClusterSettings(cluster -> cluster.mode(ClusterConnectionMode.SINGLE).hosts(List.of(
-                new ServerAddress(proxies.proxyFor(server.getHost(), server.getPort()).getHostString(),
-                    proxies.proxyFor(server.getHost(), server.getPort()).getPort()))))
-            .applyToSocketSettings(socket -> socket.readTimeout(300, TimeUnit.MILLISECONDS))
-            .build())) {
-      MongoOutboxStore timingOut = MongoOutboxStore.builder(through).databaseName(MongoFixtures.DATABASE)
-          .collectionName(MongoFixtures.COLLECTION).build();
-      OutboxEntry appended = store.append(OutboxMessage.of("orders", new byte[] {1}));
-      Claim claim = store.claimDue(WorkerId.of("alice"), 1, Duration.ofMinutes(5)).get(0);
-      proxies.armFor(FaultProxy.Fault.HOLD_REQUEST, appended.id().value());
-
+    behindAProxyWithAShortReadTimeout((proxies, timingOut) -> {
+      Claim claim = appendAndClaim(1).get(0);
+      proxies.armFor(FaultProxy.Fault.HOLD_REQUEST, claim.entryId().value());
       TransitionOutcomeUnknownException unknown = catchThrowableOfType(TransitionOutcomeUnknownException.class,
           () -> timingOut.tryMarkClaimDelivered(claim, DeliveryReceipt.of("late")));
       proxies.release();
+      expectDeliveredWith(claim.entryId(), unknown.sentWriteStamp(claim.entryId()).orElseThrow());
+    });
+  }
 
-      WriteStamp sent = unknown.sentWriteStamp(appended.id()).orElseThrow();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (store.find(appended.id()).orElseThrow().status() != EntryStatus.DELIVERED && System.nanoTime() < deadline) {
-        Thread.sleep(10);
+  @Test
+  @DisplayName("a batch whose answer times out is unknown for every element, each with the stamp it lands with")
+  void aBatchWhoseAnswerTimesOutIsUnknown() throws InterruptedException {
+    behindAProxyWithAShortReadTimeout((proxies, timingOut) -> {
+      List<Claim> claims = appendAndClaim(2);
+      proxies.armFor(FaultProxy.Fault.HOLD_REQUEST, claims.get(0).entryId().value());
+      TransitionOutcomeUnknownException unknown = catchThrowableOfType(TransitionOutcomeUnknownException.class,
+          () -> timingOut.tryTransitionAll(claims.stream()
+              .map(claim -> new ClaimTransition(claim, DeliveryReceipt.of("late"))).toList()));
+      proxies.release();
+      for (Claim claim : claims) {
+        expectDeliveredWith(claim.entryId(), unknown.sentWriteStamp(claim.entryId()).orElseThrow());
       }
-      OutboxEntry landed = store.find(appended.id()).orElseThrow();
-      assertThat(landed.status()).as("the held delivery reached the server after the client gave up")
-          .isEqualTo(EntryStatus.DELIVERED);
-      assertThat(landed.lastWriteStamp()).contains(sent);
+    });
+  }
+
+  @FunctionalInterface
+  private interface BehindProxy {
+    void run(FaultProxies proxies, MongoOutboxStore timingOut) throws InterruptedException;
+  }
+
+  /** A store whose client reaches the server through a fault proxy and waits 300 ms for an answer. */
+  private void behindAProxyWithAShortReadTimeout(BehindProxy test) throws InterruptedException {
+    List<ServerDescription> servers = fixture.client.getClusterDescription().getServerDescriptions();
+    assumeTrue(servers.size() == 1, "needs one server to put the fault proxy in front of; this run has " + servers);
+    ServerAddress server = servers.get(0).getAddress();
+    try (FaultProxies proxies = new FaultProxies()) {
+      InetSocketAddress proxy = proxies.proxyFor(server.getHost(), server.getPort());
+      try (MongoClient through = MongoClients.create(MongoClientSettings.builder()
+          .applyToClusterSettings(cluster -> cluster.mode(ClusterConnectionMode.SINGLE)
+              .hosts(List.of(new ServerAddress(proxy.getHostString(), proxy.getPort()))))
+          .applyToSocketSettings(socket -> socket.readTimeout(300, TimeUnit.MILLISECONDS))
+          .build())) {
+        test.run(proxies, MongoOutboxStore.builder(through).databaseName(MongoFixtures.DATABASE)
+            .collectionName(MongoFixtures.COLLECTION).build());
+      }
     }
+  }
+
+  private List<Claim> appendAndClaim(int count) {
+    for (int i = 0; i < count; i++) {
+      store.append(OutboxMessage.of("orders", new byte[] {(byte) i}));
+    }
+    return store.claimDue(WorkerId.of("alice"), count, Duration.ofMinutes(5));
+  }
+
+  /** Waits, boundedly, for the held write to reach the server, then checks it was the named one. */
+  private void expectDeliveredWith(EntryId id, WriteStamp sent) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (store.find(id).orElseThrow().status() != EntryStatus.DELIVERED && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    OutboxEntry landed = store.find(id).orElseThrow();
+    assertThat(landed.status()).as("the held delivery reached the server after the client gave up")
+        .isEqualTo(EntryStatus.DELIVERED);
+    assertThat(landed.lastWriteStamp()).contains(sent);
   }
 
   @Test

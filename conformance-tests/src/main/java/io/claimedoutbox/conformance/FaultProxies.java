@@ -87,6 +87,15 @@ public final class FaultProxies implements AutoCloseable {
   }
 
   /**
+   * @param timeout how long to wait
+   * @return whether the server answered the faulted request (so acted on it) and that answer was
+   *     dropped
+   */
+  public boolean awaitAnswerDropped(Duration timeout) {
+    return faults.awaitAnswerDropped(timeout);
+  }
+
+  /**
    * For a store with no socket to route (an in-process store): call before each request the store
    * sends, and do to it what the proxy would. A held request waits here until {@link #release()}.
    *

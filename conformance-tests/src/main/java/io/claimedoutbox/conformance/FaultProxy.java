@@ -60,6 +60,7 @@ public final class FaultProxy implements AutoCloseable {
     private volatile byte[] marker;
     private volatile CountDownLatch held = new CountDownLatch(1);
     private volatile CountDownLatch released = new CountDownLatch(1);
+    private volatile CountDownLatch answerDropped = new CountDownLatch(1);
 
     void arm(Fault fault, int skip) {
       armFor(fault, skip, null);
@@ -69,6 +70,7 @@ public final class FaultProxy implements AutoCloseable {
       marker = requestMarker;
       held = new CountDownLatch(1);
       released = new CountDownLatch(1);
+      answerDropped = new CountDownLatch(1);
       toSkip.set(skip);
       armed.set(fault);
     }
@@ -92,6 +94,19 @@ public final class FaultProxy implements AutoCloseable {
 
     void release() {
       released.countDown();
+    }
+
+    void answerDropped() {
+      answerDropped.countDown();
+    }
+
+    boolean awaitAnswerDropped(java.time.Duration timeout) {
+      try {
+        return answerDropped.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+        return false;
+      }
     }
 
     /**
@@ -208,6 +223,17 @@ public final class FaultProxy implements AutoCloseable {
     faults.release();
   }
 
+  /**
+   * Waits until the server answered the faulted request and the proxy dropped that answer: the
+   * server has acted on it by then, whether or not its client still waits.
+   *
+   * @param timeout how long to wait
+   * @return whether the answer came and was dropped
+   */
+  public boolean awaitAnswerDropped(java.time.Duration timeout) {
+    return faults.awaitAnswerDropped(timeout);
+  }
+
   /** Closes every open connection, as a server restart would; new ones are accepted. */
   public void cutAllConnections() {
     open.forEach(FaultProxy::closeQuietly);
@@ -258,7 +284,9 @@ public final class FaultProxy implements AutoCloseable {
 
     void forwardRequests() {
       byte[] buffer = new byte[64 * 1024];
-      try (InputStream in = client.getInputStream(); OutputStream out = server.getOutputStream()) {
+      try {
+        InputStream in = client.getInputStream();
+        OutputStream out = server.getOutputStream();
         int read;
         while ((read = in.read(buffer)) >= 0) {
           Fault fault = faults.fire(buffer, read);
@@ -266,9 +294,15 @@ public final class FaultProxy implements AutoCloseable {
             closeBoth();
             return;
           }
-          dropNextAnswer = fault != null;
+          // a request read in several chunks keeps the fault its first chunk met (the connection ends with it)
+          dropNextAnswer |= fault != null;
           out.write(buffer, 0, read);
           out.flush();
+        }
+        // a client that gave up on a faulted request (its read timed out while the request was held)
+        // leaves the server connection open until the answer comes, so the server acts on it in full
+        if (!dropNextAnswer) {
+          closeBoth();
         }
       } catch (IOException | InterruptedException ended) {
         closeBoth();
@@ -282,6 +316,7 @@ public final class FaultProxy implements AutoCloseable {
         while ((read = in.read(buffer)) >= 0) {
           if (dropNextAnswer) {
             closeBoth();
+            faults.answerDropped();
             return;
           }
           out.write(buffer, 0, read);

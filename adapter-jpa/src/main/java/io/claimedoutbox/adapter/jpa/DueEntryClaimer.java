@@ -90,7 +90,7 @@ abstract class DueEntryClaimer {
   }
 
   private boolean carries(Connection connection, OutboxEntry written) throws SQLException {
-    return EntryRows.find(connection, written.id(), false, dialect)
+    return EntryRows.find(connection, written.id(), dialect)
         .map(stored -> stored.lastWriteStamp().equals(written.lastWriteStamp()))
         .orElse(false);
   }

@@ -35,8 +35,6 @@ final class EntryRows {
 
   private static final String FIND = "SELECT " + COLUMNS + " FROM outbox_entry WHERE id = ?";
 
-  private static final String FIND_FOR_UPDATE = FIND + " FOR UPDATE";
-
   static final String DELETE = "DELETE FROM outbox_entry WHERE id = ?";
 
   static final String INSERT = "INSERT INTO outbox_entry (" + COLUMNS + ")"
@@ -63,13 +61,12 @@ final class EntryRows {
   }
 
   /**
-   * Reads one entry by id on {@code connection}, with {@code FOR UPDATE} when {@code lock}.
+   * Reads one entry by id on {@code connection}.
    *
    * @return the entry, empty when there is no such row
    */
-  static Optional<OutboxEntry> find(Connection connection, EntryId id, boolean lock, SqlDialect dialect)
-      throws SQLException {
-    try (PreparedStatement select = connection.prepareStatement(lock ? FIND_FOR_UPDATE : FIND)) {
+  static Optional<OutboxEntry> find(Connection connection, EntryId id, SqlDialect dialect) throws SQLException {
+    try (PreparedStatement select = connection.prepareStatement(FIND)) {
       select.setString(1, id.value());
       try (ResultSet row = select.executeQuery()) {
         return row.next() ? Optional.of(read(row, dialect)) : Optional.empty();
@@ -211,10 +208,13 @@ final class EntryRows {
   }
 
   /** Binds {@link #WRITE}: store {@code written} where the row is still at {@code expectedRevision}. */
-  /** Binds {@link #TRANSITION}: store {@code written} where the row is still the claim's snapshot. */
-  static void bindTransition(PreparedStatement write, OutboxEntry written, Claim claim, SqlDialect dialect)
-      throws SQLException {
-    bindWrite(write, written, claim.snapshot().revision(), dialect);
+  /**
+   * Binds {@link #TRANSITION}: store {@code written} where the row is still at
+   * {@code expectedRevision} and held under {@code claim}.
+   */
+  static void bindTransition(PreparedStatement write, OutboxEntry written, long expectedRevision, Claim claim,
+      SqlDialect dialect) throws SQLException {
+    bindWrite(write, written, expectedRevision, dialect);
     write.setString(18, claim.owner().value());
     write.setString(19, claim.token().nonce().toString());
   }

@@ -25,6 +25,7 @@ import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.spi.StoreTimeClock;
+import io.claimedoutbox.port.spi.TransitionKernel;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
@@ -50,20 +51,21 @@ import org.hibernate.Session;
  * those connections, because they must be single statements: JPA would read an entity before
  * every update.
  *
- * <p><b>Transitions</b> ({@link SqlTransitions}): one conditional {@code UPDATE … WHERE id = ? AND
- * revision = ?} per transition, the revision of the claim's snapshot, and the whole of
- * {@link #tryTransitionAll} in one JDBC batch: one round trip for applied transitions. A
- * transition that does not match is decided under a row lock ({@code SELECT … FOR UPDATE}):
- * missing, terminal or stale with nothing written, or written at the revision read. Evaluation and
- * write are therefore one atomic step and the store declares
+ * <p><b>Transitions</b> are the {@link TransitionKernel}'s, {@linkplain TransitionKernel#fromSnapshot
+ * from the snapshot}, over {@link SqlConditionalWrites}: one conditional {@code UPDATE … WHERE id = ?
+ * AND revision = ?} per transition, the revision of the claim's snapshot, and the whole of
+ * {@link #tryTransitionAll} in one statement (PostgreSQL) or one JDBC batch: one round trip for
+ * applied transitions. A transition that does not match is decided from the row read again:
+ * missing, terminal or stale with nothing written, or written again at the revision read. Every
+ * write is decided from the state it was compared with, so the store declares
  * {@link StoreCapability#ATOMIC_EVALUATION}: it never reports {@code CONCURRENCY_LOST}.
  *
  * <p><b>Claims</b> use {@link ClaimLocking}: {@code SKIP LOCKED} batches on PostgreSQL and
  * MariaDB (select, one batch of updates, commit), an optimistic fallback elsewhere.
  *
  * <p><b>Lost acknowledgements.</b> When a write fails in a way that does not prove it was not
- * applied, the store re-reads the row and decides from the write stamp it stored
- * ({@link AmbiguousCommit}); it never guesses {@code APPLIED}.
+ * applied, the store re-reads the row and decides from the write stamp it stored (the kernel's
+ * {@link io.claimedoutbox.port.spi.LostAcknowledgement}); it never guesses {@code APPLIED}.
  *
  * <p>Thread-safe: every call borrows its own connection. Appends that must join the caller's
  * transaction use {@link #appendWithin}.
@@ -75,7 +77,8 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
   private final Clock clock;
   private final DueEntryClaimer claimer;
   private final ClaimLocking claimLocking;
-  private final SqlTransitions transitions;
+  private final SqlConditionalWrites rows;
+  private final TransitionKernel transitions;
   private final SqlOperations operations;
   private final CommitSignal commits;
   /** The channel to other JVMs, or {@code null} where the database has none. */
@@ -90,7 +93,8 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
         : builder.claimLocking;
     this.claimer = claimLocking == ClaimLocking.SKIP_LOCKED
         ? new SkipLockedClaimer(jdbc, dialect) : new OptimisticClaimer(jdbc, dialect);
-    this.transitions = new SqlTransitions(jdbc, dialect, clock);
+    this.rows = new SqlConditionalWrites(jdbc, dialect);
+    this.transitions = TransitionKernel.fromSnapshot(rows, clock);
     this.operations = new SqlOperations(jdbc, dialect, clock);
     this.channel = builder.listen && dialect == SqlDialect.POSTGRESQL && hasPostgresDriver()
         ? new PostgresCommitChannel(jdbc) : null;
@@ -311,12 +315,7 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
 
   @Override
   public Optional<OutboxEntry> find(EntryId id) {
-    Arguments.requireNonNull(id, "id");
-    try {
-      return jdbc.autoCommitted(Repeat.SAFE, connection -> EntryRows.find(connection, id, false, dialect));
-    } catch (SQLException failure) {
-      throw JdbcAccess.failure("find " + id, failure);
-    }
+    return rows.read(Arguments.requireNonNull(id, "id"));
   }
 
   @Override
@@ -408,14 +407,12 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
 
   @Override
   public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
-    StoreArguments.checkTransition(claim, request);
-    return transitions.apply(List.of(new ClaimTransition(claim, request))).get(0);
+    return transitions.transition(claim, request);
   }
 
   @Override
   public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> batch) {
-    List<ClaimTransition> checked = StoreArguments.checkTransitionAll(batch);
-    return checked.isEmpty() ? List.of() : transitions.apply(checked);
+    return transitions.transitionAll(batch);
   }
 
   @Override

@@ -63,7 +63,7 @@ abstract class RowWriter {
       try (PreparedStatement write = connection.prepareStatement(transitions ? EntryRows.TRANSITION : EntryRows.WRITE)) {
         for (RowWrite row : writes) {
           if (transitions) {
-            EntryRows.bindTransition(write, row.written(), row.heldBy(), dialect);
+            EntryRows.bindTransition(write, row.written(), row.expectedRevision(), row.heldBy(), dialect);
           } else {
             EntryRows.bindWrite(write, row.written(), row.expectedRevision(), dialect);
           }

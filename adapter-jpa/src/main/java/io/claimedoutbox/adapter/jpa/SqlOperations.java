@@ -103,10 +103,10 @@ final class SqlOperations {
 
   RequeueResult requeue(EntryId id) throws SQLException {
     return jdbc.autoCommitted(Repeat.ONCE, connection -> {
-      Optional<OutboxEntry> before = EntryRows.find(connection, id, false, dialect);
+      Optional<OutboxEntry> before = EntryRows.find(connection, id, dialect);
       boolean written = before.isPresent() && before.get().status() == EntryStatus.DEAD_LETTERED
           && write(connection, before.get(), before.get().requeued(clock.instant(), WriteStamp.fresh()));
-      return RequeueResult.of(written, EntryRows.find(connection, id, false, dialect));
+      return RequeueResult.of(written, EntryRows.find(connection, id, dialect));
     });
   }
 

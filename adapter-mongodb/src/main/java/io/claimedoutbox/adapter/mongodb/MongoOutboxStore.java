@@ -8,18 +8,10 @@ import static com.mongodb.client.model.Filters.gt;
 import static com.mongodb.client.model.Filters.lte;
 import static com.mongodb.client.model.Filters.or;
 
-import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
-import com.mongodb.MongoSocketReadTimeoutException;
-import com.mongodb.MongoOperationTimeoutException;
-import com.mongodb.MongoInterruptedException;
-import com.mongodb.MongoSocketReadException;
-import com.mongodb.MongoSocketWriteException;
-import com.mongodb.MongoWriteConcernException;
 import com.mongodb.ReadPreference;
 import com.mongodb.WriteConcern;
-import com.mongodb.bulk.BulkWriteResult;
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
@@ -27,17 +19,12 @@ import com.mongodb.client.MongoCursor;
 import com.mongodb.client.MongoDatabase;
 import com.mongodb.client.model.Accumulators;
 import com.mongodb.client.model.Aggregates;
-import com.mongodb.client.model.BulkWriteOptions;
-import com.mongodb.client.model.FindOneAndUpdateOptions;
 import com.mongodb.client.model.IndexOptions;
 import com.mongodb.client.model.Indexes;
-import com.mongodb.client.model.ReturnDocument;
 import com.mongodb.client.model.Sorts;
-import com.mongodb.client.model.UpdateOneModel;
 import com.mongodb.client.result.UpdateResult;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
-import io.claimedoutbox.domain.ClaimFence;
 import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
@@ -48,7 +35,6 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
-import io.claimedoutbox.port.spi.LostAcknowledgement;
 import io.claimedoutbox.port.spi.NewEntries;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OperationArguments;
@@ -63,8 +49,7 @@ import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.spi.StoreTimeClock;
-import io.claimedoutbox.port.TransitionOutcomeUnknownException;
-import io.claimedoutbox.port.spi.EntryFields;
+import io.claimedoutbox.port.spi.TransitionKernel;
 import io.claimedoutbox.domain.PayloadBudget;
 import java.time.Clock;
 import java.time.Duration;
@@ -82,18 +67,19 @@ import org.bson.Document;
 import org.bson.conversions.Bson;
 
 /**
- * The outbox on MongoDB: one collection, one document per entry, {@code findOneAndUpdate} as the
+ * The outbox on MongoDB: one collection, one document per entry, conditional updates as the
  * compare-and-set. One object implementing all three store contracts; thread-safe.
  *
- * <p><b>Transitions</b>: one {@code findOneAndUpdate} whose filter requires the id, status
- * {@code CLAIMED} and the claim's owner and token, and whose update changes only what the
- * transition changes and raises the revision ({@link EntryDocuments#changeUpdate}). A match is
- * {@code APPLIED} with the document as written: one round trip. No match means the claim no longer
- * holds the document: one read decides {@code MISSING}, {@code TERMINAL} or {@code STALE_CLAIM}
- * (a claim that lost its document never holds it again, so deciding from the later read is the
- * same as deciding inside the update). A lost answer (the connection broke after the request left) is
- * decided from the document read again by {@link LostAcknowledgement}, as on every adapter.
- * Evaluation and write are one atomic step: the store declares
+ * <p><b>Transitions</b> are the {@link TransitionKernel}'s, {@linkplain TransitionKernel#fromSnapshot
+ * from the snapshot}, over {@link DocumentConditionalWrites}: one {@code updateOne} whose filter
+ * requires the id, the snapshot's revision, status {@code CLAIMED} and the claim's owner and token,
+ * and whose update changes only what the transition changes and raises the revision
+ * ({@link EntryDocuments#changeUpdate}). A match is {@code APPLIED} with the entry as written: one
+ * round trip. No match: one read, and the claim fence decides {@code MISSING}, {@code TERMINAL} or
+ * {@code STALE_CLAIM}, or, where the claim still holds the document at a later revision (its holder
+ * renewed it), the write is sent again at that revision. A lost answer is decided from the
+ * document read again, as on every adapter; a wait the client gave up on is reported unknown with
+ * the write's stamp. Every write is decided from the state it was compared with: the store declares
  * {@link StoreCapability#ATOMIC_EVALUATION} and never reports {@code CONCURRENCY_LOST}. A batch
  * ({@link #tryTransitionAll}) is one {@code bulkWrite}.
  *
@@ -127,6 +113,8 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   private final MongoCollection<Document> collection;
   private final Clock clock;
   private final MongoOperations operations;
+  private final DocumentConditionalWrites documents;
+  private final TransitionKernel transitions;
 
   private MongoOutboxStore(Builder builder, MongoClient client) {
     this.collection = client.getDatabase(builder.databaseName)
@@ -136,6 +124,8 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     this.clock = builder.storeTime == null ? builder.clock
         : StoreTimeClock.of(() -> serverNow(client, builder.databaseName), builder.storeTime);
     this.operations = new MongoOperations(collection, clock);
+    this.documents = new DocumentConditionalWrites(collection);
+    this.transitions = TransitionKernel.fromSnapshot(documents, clock);
     this.channel = builder.listen ? new MongoCommitChannel(client, client.getDatabase(builder.databaseName),
         collection)
         : null;
@@ -322,9 +312,7 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
 
   @Override
   public Optional<OutboxEntry> find(EntryId id) {
-    Arguments.requireNonNull(id, "id");
-    return run("find " + id, () -> Optional.ofNullable(collection.find(eq(EntryDocuments.ID, id.value())).first()))
-        .map(EntryDocuments::toEntry);
+    return documents.read(Arguments.requireNonNull(id, "id"));
   }
 
   @Override
@@ -452,31 +440,7 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
 
   @Override
   public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
-    StoreArguments.checkTransition(claim, request);
-    OutboxEntry written = request.applyTo(claim.snapshot(), clock.instant(), WriteStamp.fresh());
-    String what = request.kind() + " of " + claim.entryId();
-    Document stored;
-    try {
-      stored = collection.findOneAndUpdate(heldBy(claim), EntryDocuments.changeUpdate(claim.snapshot(), written),
-          new FindOneAndUpdateOptions().returnDocument(ReturnDocument.AFTER));
-    } catch (MongoSocketReadTimeoutException | MongoOperationTimeoutException | MongoInterruptedException gaveUp) {
-      // sent, and perhaps still running on the server: reading the entry now proves nothing, so the caller
-      // settles it later by the stamp
-      throw new TransitionOutcomeUnknownException(claim, request.kind(), written.lastWriteStamp().orElseThrow(),
-          new OutboxStoreException("outbox store failed: " + what + ": " + gaveUp.getMessage(), gaveUp));
-    } catch (MongoSocketReadException | MongoSocketWriteException | MongoWriteConcernException answerLost) {
-      // sent, and perhaps applied: a lost answer, or applied on the primary without the write concern's acknowledgement
-      return LostAcknowledgement.resolve(claim, request.kind(), written.lastWriteStamp().orElseThrow(),
-          claim.snapshot().revision(), true, () -> find(claim.entryId()),
-          new OutboxStoreException("outbox store failed: " + what + ": " + answerLost.getMessage(), answerLost));
-    } catch (MongoException failure) {
-      throw new OutboxStoreException("outbox store failed: " + what + ": " + failure.getMessage(), failure);
-    }
-    if (stored != null) {
-      return ClaimTransitionResult.applied(EntryDocuments.toEntry(stored));
-    }
-    return ClaimFence.decideBeforeWrite(claim, find(claim.entryId())).orElseThrow(() -> new OutboxStoreException(
-        "bug: entry " + claim.entryId() + " is held by the claim but the update under it matched nothing"));
+    return transitions.transition(claim, request);
   }
 
   /**
@@ -485,92 +449,11 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    * <p>One unordered {@code bulkWrite} of updates each checked against the revision of its claim's
    * snapshot; when every one matched (the usual case) that is the only round trip, and each written
    * entry is the snapshot with the transition applied. Otherwise one {@code find} of the batch's
-   * ids tells, by write stamp, which landed; each of the rest is decided as a single call.
+   * ids tells, by write stamp, which landed, and the kernel decides the rest from what it read.
    */
   @Override
   public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
-    List<ClaimTransition> batch = StoreArguments.checkTransitionAll(transitions);
-    if (batch.size() <= 1) {
-      return batch.stream().map(transition -> tryTransition(transition.claim(), transition.request())).toList();
-    }
-    Instant now = clock.instant();
-    List<OutboxEntry> written = new ArrayList<>(batch.size());
-    List<UpdateOneModel<Document>> updates = new ArrayList<>(batch.size());
-    for (ClaimTransition transition : batch) {
-      OutboxEntry snapshot = transition.claim().snapshot();
-      OutboxEntry next = transition.request().applyTo(snapshot, now, WriteStamp.fresh());
-      written.add(next);
-      updates.add(new UpdateOneModel<>(and(heldBy(transition.claim()), eq(EntryDocuments.REVISION, snapshot.revision())),
-          EntryDocuments.changeUpdate(snapshot, next)));
-    }
-    String what = batch.get(0).kind() + " of " + batch.size() + " entries";
-    BulkWriteResult result;
-    try {
-      result = collection.bulkWrite(updates, new BulkWriteOptions().ordered(false));
-    } catch (MongoSocketReadTimeoutException | MongoOperationTimeoutException | MongoInterruptedException gaveUp) {
-      // sent, and perhaps still running on the server: reading the entries now proves nothing
-      throw TransitionOutcomeUnknownException.ofBatch(batch,
-          written.stream().map(entry -> entry.lastWriteStamp().orElseThrow()).toList(),
-          new OutboxStoreException("outbox store failed: " + what + ": " + gaveUp.getMessage(), gaveUp));
-    } catch (MongoSocketReadException | MongoSocketWriteException | MongoBulkWriteException answerLost) {
-      // sent, and perhaps applied, wholly or in part: each element's fate is read back by its stamp
-      return decideEach(batch, written, new OutboxStoreException(
-          "outbox store failed: " + what + ": " + answerLost.getMessage(), answerLost));
-    } catch (MongoException failure) {
-      throw new OutboxStoreException("outbox store failed: " + what + ": " + failure.getMessage(), failure);
-    }
-    if (result.getMatchedCount() == batch.size()) {
-      return written.stream().map(ClaimTransitionResult::applied).toList();
-    }
-    return decideEach(batch, written, null);
-  }
-
-  /**
-   * Decides each element from the batch's documents read again: one carrying the element's stamp
-   * was written by this call; each other element is asked again as a single call. When that fails,
-   * the call says with which stamp every element's write was sent, so none is asked again blindly.
-   */
-  private List<ClaimTransitionResult> decideEach(List<ClaimTransition> batch, List<OutboxEntry> written,
-      OutboxStoreException lostAnswer) {
-    try {
-      return decideEach(batch, written);
-    } catch (OutboxStoreException undecided) {
-      if (lostAnswer != null) {
-        undecided.addSuppressed(lostAnswer);
-      }
-      throw TransitionOutcomeUnknownException.ofBatch(batch,
-          written.stream().map(entry -> entry.lastWriteStamp().orElseThrow()).toList(), undecided);
-    }
-  }
-
-  private List<ClaimTransitionResult> decideEach(List<ClaimTransition> batch, List<OutboxEntry> written) {
-    Map<String, OutboxEntry> stored = new HashMap<>();
-    run("find " + batch.size() + " entries", () -> collection.find(in(EntryDocuments.ID,
-            batch.stream().map(transition -> transition.entryId().value()).toList())).into(new ArrayList<>()))
-        .forEach(document -> {
-          OutboxEntry entry = EntryDocuments.toEntry(document);
-          stored.put(entry.id().value(), entry);
-        });
-    List<ClaimTransitionResult> results = new ArrayList<>(batch.size());
-    for (int i = 0; i < batch.size(); i++) {
-      OutboxEntry now = stored.get(batch.get(i).entryId().value());
-      boolean landed = now != null && now.lastWriteStamp().equals(written.get(i).lastWriteStamp());
-      results.add(landed ? ClaimTransitionResult.applied(now)
-          : tryTransition(batch.get(i).claim(), batch.get(i).request()));
-    }
-    return results;
-  }
-
-  /** The filter of a document still held under {@code claim}. */
-  private static Bson heldBy(Claim claim) {
-    List<Bson> conditions = new ArrayList<>(List.of(eq(EntryDocuments.ID, claim.entryId().value()),
-        eq(EntryDocuments.STATUS, EntryStatus.CLAIMED.name()),
-        eq(EntryDocuments.OWNER, claim.owner().value()),
-        eq(EntryDocuments.TOKEN_NONCE, claim.token().nonce().toString())));
-    // a damaged document (a field every entry has is gone) is not written: the miss reads it, and the read names it
-    EntryFields.ALWAYS_PRESENT.stream().filter(field -> !field.equals(EntryFields.ID))
-        .forEach(field -> conditions.add(exists(field)));
-    return and(conditions);
+    return this.transitions.transitionAll(transitions);
   }
 
   /**

@@ -3,7 +3,7 @@ package io.claimedoutbox.port.spi;
 import io.claimedoutbox.domain.PayloadBudget;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
-import io.claimedoutbox.domain.ClaimFence;
+import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
@@ -24,27 +24,28 @@ import java.util.Set;
 
 /**
  * The whole store contract over an adapter's {@link EntryStorage}: this is where an adapter author
- * starts. Arguments are checked before any I/O; a transition reads the entry, lets
- * {@link ClaimFence} decide {@code MISSING}, {@code TERMINAL} or {@code STALE_CLAIM}, writes the
- * next entry with one compare-and-set, and when that loses, reads again and reports
- * {@code CONCURRENCY_LOST} (or {@code MISSING}) with what won; when the storage says the answer
- * to a write was lost ({@link WriteOutcomeUnknownException}), the entry read again decides
- * ({@link LostAcknowledgement}). A claim takes the storage's due
- * candidates one compare-and-set each, so two workers never hold one entry.
+ * starts. Arguments are checked before any I/O. Transitions are the {@link TransitionKernel}'s,
+ * {@linkplain TransitionKernel#evaluatingFirst evaluating first} over the storage's
+ * compare-and-set: the entry is read, the claim fence decides, the next entry is written with one
+ * compare-and-set, and when that loses the outcome is {@code CONCURRENCY_LOST} (or {@code MISSING})
+ * with what won; when the storage says the answer to a write was lost
+ * ({@link WriteOutcomeUnknownException}), the entry read again decides. A claim takes the storage's
+ * due candidates one compare-and-set each, so two workers never hold one entry.
  *
  * <p>It declares no {@link StoreCapability}: evaluation and write are two steps, so the suite's
- * staged-race rules (T7–T9) run against it. Batched transitions run one by one; a backend with a
- * cheaper batch path implements {@link OutboxClaimOutcomeStore} itself. Thread-safe when the storage
- * is.
+ * staged-race rules (T7–T9) run against it. Batched transitions run one by one. Thread-safe when
+ * the storage is.
  */
 public final class StorageBackedOutboxStore implements OutboxClaimOutcomeStore {
 
   private final EntryStorage storage;
   private final Clock clock;
+  private final TransitionKernel transitions;
 
   private StorageBackedOutboxStore(EntryStorage storage, Clock clock) {
     this.storage = Arguments.requireNonNull(storage, "storage");
     this.clock = Arguments.requireNonNull(clock, "clock");
+    this.transitions = TransitionKernel.evaluatingFirst(new CompareAndSetWrites(storage), clock);
   }
 
   /**
@@ -101,23 +102,28 @@ public final class StorageBackedOutboxStore implements OutboxClaimOutcomeStore {
 
   @Override
   public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
-    StoreArguments.checkTransition(claim, request);
-    Optional<OutboxEntry> evaluated = storage.read(claim.entryId());
-    Optional<ClaimTransitionResult> decided = ClaimFence.decideBeforeWrite(claim, evaluated);
-    if (decided.isPresent()) {
-      return decided.get();
+    return transitions.transition(claim, request);
+  }
+
+  @Override
+  public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> batch) {
+    return transitions.transitionAll(batch);
+  }
+
+  /** The storage's compare-and-set as the kernel's conditional write, one entry at a time. */
+  private record CompareAndSetWrites(EntryStorage storage) implements ConditionalWrites {
+    @Override
+    public List<WriteAnswer> writeAll(List<ConditionalWrite> writes) {
+      List<WriteAnswer> answers = new ArrayList<>(writes.size());
+      for (ConditionalWrite write : writes) {
+        answers.add(storage.compareAndSet(write.basis(), write.next()) ? WriteAnswer.WRITTEN : WriteAnswer.NOT_WRITTEN);
+      }
+      return answers;
     }
-    OutboxEntry next = request.applyTo(evaluated.get(), clock.instant(), WriteStamp.fresh());
-    boolean written;
-    try {
-      written = storage.compareAndSet(evaluated.get(), next);
-    } catch (WriteOutcomeUnknownException answerLost) {
-      return LostAcknowledgement.resolve(claim, request.kind(), next.lastWriteStamp().orElseThrow(),
-          evaluated.get().revision(), false, () -> storage.read(claim.entryId()), answerLost);
+
+    @Override
+    public Optional<OutboxEntry> read(EntryId id) {
+      return storage.read(id);
     }
-    if (written) {
-      return ClaimTransitionResult.applied(next);
-    }
-    return ClaimFence.afterLostWrite(claim, storage.read(claim.entryId()));
   }
 }

@@ -13,7 +13,6 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
-import io.claimedoutbox.port.spi.LostAcknowledgement;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OperationArguments;
 import io.claimedoutbox.port.CommitNotifications;
@@ -23,17 +22,12 @@ import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.OutboxOperations;
 import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
-import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.spi.StoreTimeClock;
-import io.claimedoutbox.port.TransitionOutcomeUnknownException;
+import io.claimedoutbox.port.spi.TransitionKernel;
 import io.claimedoutbox.port.UndecodableEntryException;
-import io.claimedoutbox.port.spi.EntryFields;
 import io.claimedoutbox.domain.PayloadBudget;
-import java.net.ConnectException;
-import java.net.NoRouteToHostException;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -41,7 +35,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -49,26 +42,30 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Supplier;
-import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.exceptions.JedisConnectionException;
-import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.ZAddParams;
 
 /**
- * The outbox on Redis: one object implementing all three store contracts, in which every claim
- * and every transition is one Lua script, so evaluation and write are one atomic step
- * ({@link StoreCapability#ATOMIC_EVALUATION}: it never reports {@code CONCURRENCY_LOST}).
+ * The outbox on Redis: one object implementing all three store contracts. Claims and transitions
+ * are computed in Java by the domain and written by Lua scripts that only compare and write, so
+ * each write is atomic with its comparison ({@link StoreCapability#ATOMIC_EVALUATION}: it never
+ * reports {@code CONCURRENCY_LOST}).
  *
- * <p><b>Round trips.</b> A transition: 1 (the script decides missing, terminal, stale or applied
- * and answers with the entry); a batch of transitions ({@link #tryTransitionAll}): 1 per shard
- * holding some of its entries. A claim batch: one peek per shard (its oldest due entries, read and
- * decoded, so a damaged row fails the batch before anything is written) plus one claim script per
- * shard that holds some of the oldest N: 2 on a standalone Redis.
- * {@code find} is one {@code HGETALL}; {@code delete} one script; an append batch one script.
+ * <p><b>Transitions</b> are the SPI's {@link TransitionKernel}'s, as on every other backend: each
+ * is written where the entry is still at its claim's snapshot revision and held under the claim
+ * ({@code write.lua}, with the fields and index moves computed here); one that was not written is
+ * read again, and the claim fence decides from what it finds (or it is written again, at the
+ * revision read, when the holder's own renewal moved it on).
+ *
+ * <p><b>Round trips.</b> A transition: 1 when it is applied, 2 when it is not (the write that did
+ * not match, then the read the outcome is decided from); a batch of transitions
+ * ({@link #tryTransitionAll}): 1 per shard holding some of its entries, plus a read per entry not
+ * written. A claim batch: one peek per shard (its oldest due entries, read and decoded, so a damaged
+ * row fails the batch before anything is written) plus one claim script per shard that holds some of
+ * the oldest N: 2 on a standalone Redis. {@code find} is one {@code HGETALL}; {@code delete} one
+ * script; an append batch one script.
  *
  * <p><b>Redis Cluster.</b> Keys are spread over {@code shards} hash tags ({@link RedisKeys}); a
  * script touches only its shard's keys. An append batch of entries without ordering keys goes to
@@ -78,15 +75,15 @@ import redis.clients.jedis.params.ZAddParams;
  *
  * <p><b>Ordering keys.</b> Each shard keeps, per ordering key, an index of the key's unfinished
  * entries by append time; the peek passes over an entry that is not first in its key's index, and
- * a delivery or dead letter takes the entry out of it. Blind client retries (JedisCluster retries on connection errors) are harmless:
- * a transition repeated with the same write stamp finds its stamp and answers {@code APPLIED}
- * without writing again; a claim repeated with the same call stamp returns the same claims.
+ * a delivery or dead letter takes the entry out of it. Blind client retries (JedisCluster retries
+ * on connection errors) are harmless: a transition's write repeated compares a revision its first
+ * run moved on and writes nothing more, and the kernel's read finds its stamp ({@code APPLIED}); a
+ * claim repeated with the same call stamp returns the same claims.
  *
  * <p><b>Scripts</b> are {@code .lua} resources run by SHA-1 through typed calls ({@link ScriptCall});
  * a {@code NOSCRIPT} reply reloads the script on that node and runs it again. Scripts validate every
  * row they would write before writing anything and answer a damaged one with a structured reply,
- * raised here as {@link UndecodableEntryException}. A claim's new state is computed in Java by
- * {@link OutboxEntry#claimedBy}; the claim script only compares revisions and writes it.
+ * raised here as {@link UndecodableEntryException}.
  *
  * <p>Needs Redis 6.2 or later. Thread-safe when the {@link UnifiedJedis} is (JedisPooled and
  * JedisCluster are).
@@ -97,6 +94,9 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   private final RedisKeys keys;
   private final Clock clock;
   private final AtomicInteger nextAppendShard = new AtomicInteger();
+  private final RedisCalls calls;
+  private final TransitionKernel transitions;
+  private final RedisConditionalWrites rows;
   private final RedisOperations operations;
   private final CommitSignal commits;
   /** The channel to other JVMs, or {@code null} when turned off. */
@@ -105,7 +105,10 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   private RedisOutboxStore(UnifiedJedis redis, Builder builder) {
     this.redis = redis;
     this.keys = new RedisKeys(builder.keyPrefix, builder.shards);
+    this.calls = new RedisCalls(redis);
+    this.rows = new RedisConditionalWrites(redis, keys, calls);
     this.clock = builder.storeTime == null ? builder.clock : StoreTimeClock.of(this::serverNow, builder.storeTime);
+    this.transitions = TransitionKernel.fromSnapshot(rows, clock);
     this.operations = new RedisOperations(redis, keys, clock, this::find);
     this.channel = builder.listen && (redis instanceof JedisPooled || redis instanceof JedisCluster)
         ? new RedisCommitChannel(redis, keys.appendedChannel()) : null;
@@ -126,7 +129,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
 
   /** The server's {@code TIME} (on a cluster, of the node that owns shard 0): one round trip. */
   private Instant serverNow() {
-    List<?> time = (List<?>) runSafely("read the server's time", () -> redis.eval("return redis.call('TIME')",
+    List<?> time = (List<?>) calls.safely("read the server's time", () -> redis.eval("return redis.call('TIME')",
         List.of(keys.due(0)), List.of()));
     return Instant.ofEpochSecond(Long.parseLong(String.valueOf(time.get(0))))
         .plusNanos(1_000L * Long.parseLong(String.valueOf(time.get(1))));
@@ -184,7 +187,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     try {
       byShard.forEach((shard, group) -> {
         ScriptCall append = AppendScript.call(keys, shard, group);
-        ScriptCall.body(runSafely("append", () -> append.run(redis)), "append");
+        ScriptCall.body(calls.safely("append", () -> append.run(redis)), "append");
         written.addAll(group);
       });
     } catch (RuntimeException failure) {
@@ -205,18 +208,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
 
   @Override
   public Optional<OutboxEntry> find(EntryId id) {
-    Arguments.requireNonNull(id, "id");
-    OptionalInt shard = keys.shardOf(id);
-    if (shard.isEmpty()) {
-      return Optional.empty();
-    }
-    Map<byte[], byte[]> raw = runSafely("find " + id, () -> redis.hgetAll(bytes(keys.entry(shard.getAsInt(), id))));
-    if (raw.isEmpty()) {
-      return Optional.empty();
-    }
-    Map<String, byte[]> hash = new HashMap<>();
-    raw.forEach((field, value) -> hash.put(new String(field, StandardCharsets.UTF_8), value));
-    return Optional.of(EntryFields.decode(id, hash));
+    return rows.read(Arguments.requireNonNull(id, "id"));
   }
 
   @Override
@@ -227,7 +219,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
       return false;
     }
     ScriptCall delete = DeleteScript.call(keys, shard.getAsInt(), id);
-    return DeleteScript.deleted(run("delete " + id, () -> delete.run(redis)));
+    return DeleteScript.deleted(RedisCalls.once("delete " + id, () -> delete.run(redis)));
   }
 
   @Override
@@ -263,12 +255,6 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   /**
    * {@inheritDoc}
    *
-   * <p>The head of the key's index of unfinished entries, read with the entry, then the claim script
-   * on that one candidate, checked against the revision read: three round trips.
-   */
-  /**
-   * {@inheritDoc}
-   *
    * <p>No peek: one claim script per shard the entries are on (one round trip for a commit's
    * entries without ordering keys, which share a shard), the same compare-and-set on the appended
    * revision that {@link #claimDue} runs on the revisions it read.
@@ -287,7 +273,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
       List<OutboxEntry> claimed = read.stream().map(entry -> entry.claimedBy(worker, now, lease, callStamp)).toList();
       ScriptCall claim = ClaimScript.call(keys, shard, callStamp, read, claimed);
       String what = "claim appended entries for " + worker;
-      claims.addAll(ClaimScript.claims(runSafely(what, () -> claim.run(redis)), claimed, what));
+      claims.addAll(ClaimScript.claims(calls.safely(what, () -> claim.run(redis)), claimed, what));
     });
     Map<EntryId, Integer> order = new HashMap<>();
     for (int i = 0; i < checked.size(); i++) {
@@ -297,12 +283,18 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     return claims;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The head of the key's index of unfinished entries, read with the entry, then the claim script
+   * on that one candidate, checked against the revision read: three round trips.
+   */
   @Override
   public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
     StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
     int shard = keys.shardOfOrderingKey(orderingKey);
     Instant now = Instants.stored(clock.instant());
-    List<byte[]> head = runSafely("read the next entry of " + orderingKey,
+    List<byte[]> head = calls.safely("read the next entry of " + orderingKey,
         () -> redis.zrange(bytes(keys.orderingKeyIndex(shard, orderingKey)), 0, 0));
     if (head.isEmpty()) {
       return List.of();
@@ -318,7 +310,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   /** The oldest due entries of one shard, each decoded: a damaged one throws before anything is written. */
   private List<DueCandidate> peek(int shard, Instant now, int maxEntries, long maxPayloadBytes) {
     ScriptCall peek = PeekScript.call(keys, shard, now, maxEntries, maxPayloadBytes);
-    return PeekScript.candidates(shard, runSafely("peek shard " + shard, () -> peek.run(redis)));
+    return PeekScript.candidates(shard, calls.safely("peek shard " + shard, () -> peek.run(redis)));
   }
 
   /** Peeks one shard and claims up to {@code count} of it: a claim batch on a single shard. */
@@ -343,7 +335,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     List<OutboxEntry> claimed = read.stream().map(entry -> entry.claimedBy(worker, now, lease, callStamp)).toList();
     ScriptCall claim = ClaimScript.call(keys, shard, callStamp, read, claimed);
     String what = "claim due entries for " + worker;
-    return ClaimScript.claims(runSafely(what, () -> claim.run(redis)), claimed, what);
+    return ClaimScript.claims(calls.safely(what, () -> claim.run(redis)), claimed, what);
   }
 
   /**
@@ -359,7 +351,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     }
     entry.dueAt().ifPresent(due -> {
       String index = entry.status() == EntryStatus.CLAIMED ? keys.inflight(shard) : keys.due(shard);
-      runSafely("repair the due index of " + entry.id(), () -> redis.zadd(index, due.toEpochMilli(),
+      calls.safely("repair the due index of " + entry.id(), () -> redis.zadd(index, due.toEpochMilli(),
           entry.id().value(), ZAddParams.zAddParams().xx().gt()));
     });
     return false;
@@ -367,100 +359,18 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
 
   @Override
   public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
-    StoreArguments.checkTransition(claim, request);
-    return tryTransition(claim, request, WriteStamp.fresh());
-  }
-
-  /** {@link #tryTransition(Claim, TransitionRequest)} with a given stamp; a repeat writes nothing. */
-  ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request, WriteStamp stamp) {
-    try {
-      return transitionByShard(List.of(new ClaimTransition(claim, request)), List.of(stamp)).get(0);
-    } catch (OutboxStoreException failure) {
-      if (!(failure.getCause() instanceof JedisConnectionException)) {
-        throw failure;
-      }
-      if (neverSent(failure)) {
-        throw new OutboxStoreException("outbox store failed: " + request.kind() + " of " + claim.entryId()
-            + ": could not connect, nothing was sent or written: " + failure.getCause().getMessage(), failure);
-      }
-      return LostAcknowledgement.resolve(claim, request.kind(), stamp, claim.snapshot().revision(), true,
-          () -> find(claim.entryId()), failure);
-    }
+    return transitions.transition(claim, request);
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>One script call per shard that holds some of the entries: one round trip on a standalone
-   * Redis.
+   * <p>One conditional-write script per shard that holds some of the entries: one round trip on a
+   * standalone Redis, plus one read per entry that was not written.
    */
   @Override
-  public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
-    List<ClaimTransition> batch = StoreArguments.checkTransitionAll(transitions);
-    List<WriteStamp> stamps = batch.stream().map(transition -> WriteStamp.fresh()).toList();
-    if (batch.size() == 1) {
-      return List.of(tryTransition(batch.get(0).claim(), batch.get(0).request(), stamps.get(0)));
-    }
-    return transitionByShard(batch, stamps);
-  }
-
-  /**
-   * The batch's script calls, one per shard. When one fails, the shards before it were written and
-   * the failed one may have been: the call then says which writes were sent with which stamps
-   * ({@link TransitionOutcomeUnknownException#sentWriteStamp}), unless none was.
-   */
-  private List<ClaimTransitionResult> transitionByShard(List<ClaimTransition> batch, List<WriteStamp> stamps) {
-    ClaimTransitionResult[] results = new ClaimTransitionResult[batch.size()];
-    Map<Integer, List<Integer>> byShard = new TreeMap<>();
-    for (int i = 0; i < batch.size(); i++) {
-      OptionalInt shard = keys.shardOf(batch.get(i).entryId());
-      if (shard.isEmpty()) {
-        results[i] = ClaimTransitionResult.missing(batch.get(i).claim());
-      } else {
-        byShard.computeIfAbsent(shard.getAsInt(), s -> new ArrayList<>()).add(i);
-      }
-    }
-    Instant now = Instants.stored(clock.instant());
-    Map<EntryId, WriteStamp> sent = new LinkedHashMap<>();
-    for (Map.Entry<Integer, List<Integer>> shard : byShard.entrySet()) {
-      List<Integer> indexes = shard.getValue();
-      List<ClaimTransition> group = indexes.stream().map(batch::get).toList();
-      ScriptCall transition = TransitionScript.call(keys, shard.getKey(), now, group,
-          indexes.stream().map(stamps::get).toList());
-      String what = describe(group);
-      Object reply;
-      try {
-        reply = runSafely(what, () -> transition.run(redis));
-      } catch (OutboxStoreException failure) {
-        if (failure.getCause() instanceof JedisConnectionException && !neverSent(failure)) {
-          indexes.forEach(i -> sent.put(batch.get(i).entryId(), stamps.get(i)));
-        }
-        throw failedPart(batch, sent, failure);
-      }
-      indexes.forEach(i -> sent.put(batch.get(i).entryId(), stamps.get(i)));
-      List<ClaimTransitionResult> groupResults;
-      try {
-        groupResults = TransitionScript.results(reply, group, what);
-      } catch (OutboxStoreException undecodable) {
-        throw failedPart(batch, sent, undecodable);
-      }
-      for (int j = 0; j < indexes.size(); j++) {
-        results[indexes.get(j)] = groupResults.get(j);
-      }
-    }
-    return List.of(results);
-  }
-
-  /** A batch that failed after some of its shards were written says which writes those were. */
-  private static OutboxStoreException failedPart(List<ClaimTransition> batch, Map<EntryId, WriteStamp> sent,
-      OutboxStoreException failure) {
-    return sent.isEmpty() || batch.size() == 1 ? failure
-        : TransitionOutcomeUnknownException.ofPartialBatch(batch, sent, failure);
-  }
-
-  private static String describe(List<ClaimTransition> group) {
-    ClaimTransition first = group.get(0);
-    return first.kind() + " of " + first.entryId() + (group.size() > 1 ? " and " + (group.size() - 1) + " more" : "");
+  public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> batch) {
+    return transitions.transitionAll(batch);
   }
 
   /**
@@ -470,24 +380,24 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    */
   @Override
   public StatusCounts countByStatus() {
-    return runSafely("count entries by status", operations::countByStatus);
+    return calls.safely("count entries by status", operations::countByStatus);
   }
 
   @Override
   public Optional<Duration> oldestDueAge() {
-    return runSafely("read the oldest due time", operations::oldestDueAge);
+    return calls.safely("read the oldest due time", operations::oldestDueAge);
   }
 
   @Override
   public List<OutboxEntry> deadLetters(DeadLetterQuery query) {
     OperationArguments.check(query);
-    return runSafely("list dead letters", () -> operations.deadLetters(query));
+    return calls.safely("list dead letters", () -> operations.deadLetters(query));
   }
 
   @Override
   public RequeueResult requeue(EntryId id) {
     OperationArguments.checkId(id);
-    return run("requeue " + id, () -> operations.requeue(id));
+    return RedisCalls.once("requeue " + id, () -> operations.requeue(id));
   }
 
   /**
@@ -500,84 +410,13 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   @Override
   public long countPurgeable(Duration olderThan) {
     OperationArguments.checkAge(olderThan);
-    return runSafely("count purgeable entries", () -> operations.countPurgeable(olderThan));
+    return calls.safely("count purgeable entries", () -> operations.countPurgeable(olderThan));
   }
 
   @Override
   public int purgeFinished(Duration olderThan, int batchSize) {
     OperationArguments.checkPurge(olderThan, batchSize);
-    return runSafely("purge finished entries", () -> operations.purgeFinished(olderThan, batchSize));
-  }
-
-  /**
-   * Runs a call that may be repeated blindly (a read, or a script that recognises its own earlier
-   * run by its stamps) and repeats it once after a broken connection: a server restart or
-   * {@code CLIENT KILL} leaves every idle pooled connection broken, and the first use of each would
-   * otherwise fail. A {@link JedisPooled} drops its idle connections first, so the repeat gets a
-   * fresh one (idle connections hold no state, so dropping them costs only a reconnect).
-   */
-  private <T> T runSafely(String what, Supplier<T> call) {
-    try {
-      return run(what, call);
-    } catch (OutboxStoreException failure) {
-      if (!(failure.getCause() instanceof JedisConnectionException)) {
-        throw failure;
-      }
-      dropIdleConnections();
-      try {
-        return run(what, call);
-      } catch (OutboxStoreException repeatFailure) {
-        // A repeat that could not even connect proves nothing about the first try, which may have been sent.
-        if (neverSent(repeatFailure) && !neverSent(failure)) {
-          failure.addSuppressed(repeatFailure);
-          throw failure;
-        }
-        throw repeatFailure;
-      }
-    }
-  }
-
-  /** After a broken connection the pool's idle ones are broken too (a restart, a failover): they go first. */
-  private void dropIdleConnections() {
-    if (redis instanceof JedisPooled pooled) {
-      pooled.getPool().clear();
-    } else if (redis instanceof JedisCluster cluster) {
-      cluster.getClusterNodes().values().forEach(ConnectionPool::clear);
-    }
-  }
-
-  /**
-   * Whether the failure happened while connecting: the request never left this process. Jedis keeps
-   * the socket's own failure as a suppressed exception of its "Failed to connect" (one per address
-   * it tried), so those are read too; the store's own suppressed failures are not.
-   */
-  private static boolean neverSent(Throwable failure) {
-    for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-      if (isConnectFailure(cause)) {
-        return true;
-      }
-      if (cause instanceof JedisConnectionException connection) {
-        for (Throwable attempt : connection.getSuppressed()) {
-          if (isConnectFailure(attempt)) {
-            return true;
-          }
-        }
-      }
-    }
-    return false;
-  }
-
-  private static boolean isConnectFailure(Throwable failure) {
-    return failure instanceof ConnectException || failure instanceof UnknownHostException
-        || failure instanceof NoRouteToHostException;
-  }
-
-  private static <T> T run(String what, Supplier<T> call) {
-    try {
-      return call.get();
-    } catch (JedisException failure) {
-      throw new OutboxStoreException("outbox store failed: " + what + ": " + failure.getMessage(), failure);
-    }
+    return calls.safely("purge finished entries", () -> operations.purgeFinished(olderThan, batchSize));
   }
 
   private static byte[] bytes(String text) {

@@ -15,7 +15,9 @@ import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.UndecodableEntryException;
+import io.claimedoutbox.port.spi.ConditionalWrite;
 import io.claimedoutbox.port.spi.EntryFields;
+import io.claimedoutbox.port.spi.WriteAnswer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -71,28 +73,35 @@ class RedisAdapterTest {
 
   @ParameterizedTest
   @EnumSource(RedisTopology.class)
-  @DisplayName("a transition repeated with the same write stamp (a blind retry) writes nothing more")
-  void repeatedTransitionIsHarmless(RedisTopology topology) {
+  @DisplayName("a transition's write repeated (a blind retry) writes nothing more, and the store answers APPLIED by its stamp")
+  void repeatedTransitionWriteIsHarmless(RedisTopology topology) {
     RedisOutboxStore store = cleanStore(topology);
-    store.append(OutboxMessage.of("t", new byte[] {1}));
+    RedisTestKit fixture = RedisFixtures.of(topology);
+    RedisConditionalWrites writes = new RedisConditionalWrites(fixture.client(), fixture.keys(),
+        new RedisCalls(fixture.client()));
+    store.append(OutboxMessage.of("t", new byte[] {1}).withOrderingKey("k"));
     Claim claim = store.claimDue(WORKER, 1, LEASE).get(0);
-    WriteStamp stamp = WriteStamp.fresh();
-    TransitionRequest save = LeaseRenewal.withProgress(LEASE, "p");
+    ConditionalWrite save = write(claim, claim.snapshot(), LeaseRenewal.withProgress(LEASE, "p"));
 
-    ClaimTransitionResult first = store.tryTransition(claim, save, stamp);
+    assertThat(writes.writeAll(List.of(save))).containsExactly(WriteAnswer.WRITTEN);
     clock.advance(Duration.ofSeconds(5));
-    ClaimTransitionResult retried = store.tryTransition(claim, save, stamp);
+    assertThat(writes.writeAll(List.of(save))).as("the repeat").containsExactly(WriteAnswer.NOT_WRITTEN);
+    assertThat(store.find(claim.entryId())).contains(save.next());
 
-    assertThat(first.outcome()).isEqualTo(ClaimTransitionOutcome.APPLIED);
-    assertThat(retried).isEqualTo(first);
-    assertThat(store.find(claim.entryId())).contains(first.entry());
-
-    WriteStamp deliveryStamp = WriteStamp.fresh();
-    ClaimTransitionResult delivered = store.tryTransition(claim, DeliveryReceipt.of("r"), deliveryStamp);
-    ClaimTransitionResult deliveredAgain = store.tryTransition(claim, DeliveryReceipt.of("r"), deliveryStamp);
-    assertThat(deliveredAgain).as("a retried delivery is still this call's APPLIED, not TERMINAL").isEqualTo(delivered);
+    ConditionalWrite delivery = write(claim, save.next(), DeliveryReceipt.of("r"));
+    assertThat(writes.writeAll(List.of(delivery))).containsExactly(WriteAnswer.WRITTEN);
+    assertThat(writes.writeAll(List.of(delivery))).as("the repeat").containsExactly(WriteAnswer.NOT_WRITTEN);
+    assertThat(store.find(claim.entryId())).contains(delivery.next());
+    int shard = fixture.keys().shardOf(claim.entryId()).orElseThrow();
+    assertThat(fixture.client().zcard(fixture.keys().orderingKeyIndex(shard, "k"))).as("the key's index").isZero();
+    assertThat(fixture.client().zscore(fixture.keys().finished(shard), claim.entryId().value()))
+        .as("the finished index").isEqualTo((double) delivery.next().updatedAt().toEpochMilli());
     assertThat(store.tryMarkClaimDelivered(claim, DeliveryReceipt.of("r")).outcome())
         .as("a new call with a new stamp").isEqualTo(ClaimTransitionOutcome.TERMINAL);
+  }
+
+  private ConditionalWrite write(Claim claim, OutboxEntry basis, TransitionRequest request) {
+    return new ConditionalWrite(claim, request.kind(), basis, request.applyTo(basis, clock.instant(), WriteStamp.fresh()));
   }
 
   @ParameterizedTest

@@ -43,9 +43,10 @@ class RedisConfigurationTest {
   @DisplayName("after CLIENT KILL of every pooled connection, a store over a JedisPooled answers every next call")
   void killedPooledConnectionsAreReplaced() {
     String prefix = "outbox-kill-" + UUID.randomUUID().toString().substring(0, 8);
-    try (JedisPooled client = new JedisPooled(new HostAndPort("127.0.0.1", 6379),
+    HostAndPort server = RedisFixtures.of(RedisTopology.STANDALONE).nodes().get(0);
+    try (JedisPooled client = new JedisPooled(server,
             DefaultJedisClientConfig.builder().clientName("outbox-kill-test").build());
-        Jedis admin = new Jedis("127.0.0.1", 6379)) {
+        Jedis admin = new Jedis(server)) {
       RedisOutboxStore store = RedisOutboxStore.builder(client).keyPrefix(prefix).build();
       OutboxEntry appended = store.append(OutboxMessage.of("orders", new byte[] {1}));
       IntStream.range(0, 8).parallel().forEach(i -> store.find(appended.id()));
@@ -59,7 +60,7 @@ class RedisConfigurationTest {
       assertThat(store.append(OutboxMessage.of("orders", new byte[] {2}))).isNotNull();
       assertThat(store.claimDue(WorkerId.of("w"), 10, Duration.ofSeconds(30))).hasSize(2);
     } finally {
-      try (Jedis cleanup = new Jedis("127.0.0.1", 6379)) {
+      try (Jedis cleanup = new Jedis(server)) {
         cleanup.keys("{" + prefix + ":*").forEach(cleanup::unlink);
       }
     }
@@ -71,7 +72,7 @@ class RedisConfigurationTest {
     RedisTestKit admin = RedisFixtures.of(RedisTopology.STANDALONE);
     admin.client().sendCommand(redis.clients.jedis.Protocol.Command.ACL,
         "SETUSER", "outbox-acl-test", "reset", "on", ">s3cret", "~{outbox-acl:*", "+@all");
-    try (JedisPooled client = new JedisPooled(new HostAndPort("127.0.0.1", 6379),
+    try (JedisPooled client = new JedisPooled(admin.nodes().get(0),
         DefaultJedisClientConfig.builder().user("outbox-acl-test").password("s3cret").build())) {
       RedisOutboxStore allowed = RedisOutboxStore.builder(client).keyPrefix("outbox-acl").build();
       OutboxEntry entry = allowed.append(OutboxMessage.of("t", new byte[] {1}));

@@ -2,11 +2,6 @@ package io.claimedoutbox.adapter.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.claimedoutbox.domain.EntryId;
-import io.claimedoutbox.domain.OutboxEntry;
-import io.claimedoutbox.domain.OutboxMessage;
-import io.claimedoutbox.domain.WriteStamp;
-import java.time.Instant;
 import io.claimedoutbox.port.spi.EntryFields;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,7 +24,7 @@ import org.junit.jupiter.api.Test;
 @DisplayName("Redis adapter: every field a Lua script reads or writes is in EntryFields")
 class ScriptFieldNamesTest {
 
-  private static final List<String> SCRIPTS = List.of("append", "peek", "claim", "transition", "delete", "stats",
+  private static final List<String> SCRIPTS = List.of("append", "peek", "claim", "write", "delete", "stats",
       "dead_letters", "requeue", "purge");
   private static final Pattern QUOTED_FIELD = Pattern.compile("'([a-z][A-Za-z]*)'");
 
@@ -48,23 +43,21 @@ class ScriptFieldNamesTest {
     Set<String> allowed = new TreeSet<>(EntryFields.ALL);
     allowed.addAll(indexSuffixes);
     assertThat(used).as("field names (and index key suffixes) in the scripts").isNotEmpty().isSubsetOf(allowed);
-    assertThat(used).as("the claim fields the scripts write")
-        .contains(EntryFields.OWNER, EntryFields.TOKEN_NONCE, EntryFields.LEASE_UNTIL, EntryFields.REVISION);
+    assertThat(used).as("the claim fields the scripts compare")
+        .contains(EntryFields.OWNER, EntryFields.TOKEN_NONCE, EntryFields.STATUS, EntryFields.REVISION);
   }
 
   @Test
-  void transitionAnswersTheStateFieldsInTheOrderTheClientReadsThem() throws IOException {
-    Matcher list = Pattern.compile("local ANSWERED = \\{([^}]*)}").matcher(source("transition"));
-    assertThat(list.find()).as("the ANSWERED list in transition.lua").isTrue();
-    List<String> answered = Pattern.compile("'([A-Za-z]+)'").matcher(list.group(1)).results()
-        .map(found -> found.group(1)).toList();
-    assertThat(answered).isEqualTo(TransitionScript.ANSWERED);
-    Set<String> unchanging = new TreeSet<>(EntryFields.ALL);
-    unchanging.removeAll(answered);
-    OutboxEntry keyed = OutboxEntry.appended(EntryId.of("e-1"), OutboxMessage.of("topic", new byte[] {1})
-        .withOrderingKey("key"), Instant.EPOCH, WriteStamp.fresh());
-    assertThat(unchanging).as("fields left to the claim's snapshot: the append's, never written again")
-        .isEqualTo(EntryFields.encodeUnchanging(keyed).keySet());
+  void conditionalWriteRequiresEveryFieldAnEntryAlwaysHas() throws IOException {
+    String script = source("write");
+    Matcher list = Pattern.compile("local present = \\{([^}]*)}").matcher(script);
+    assertThat(list.find()).as("the present list in write.lua").isTrue();
+    Set<String> required = Pattern.compile("'([A-Za-z]+)'").matcher(list.group(1)).results()
+        .map(found -> found.group(1)).collect(Collectors.toCollection(TreeSet::new));
+    // the three the script reads for its comparison or tests for on their own
+    required.addAll(List.of(EntryFields.PAYLOAD, EntryFields.STATUS, EntryFields.REVISION));
+    assertThat(script).contains("HEXISTS', element.key, 'payload'").contains("'revision', 'status'");
+    assertThat(required).isEqualTo(new TreeSet<>(EntryFields.ALWAYS_PRESENT));
   }
 
   private static String source(String script) throws IOException {

@@ -5,15 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.claimedoutbox.adapter.redis.testkit.RedisTestKit;
 import io.claimedoutbox.domain.Claim;
-import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.DeliveryReceipt;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.domain.TransitionKind;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.UndecodableEntryException;
+import io.claimedoutbox.port.spi.ConditionalWrite;
 import io.claimedoutbox.port.spi.EntryFields;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,12 +63,11 @@ class ScriptRepliesTest {
     List<Claim> claims = store.claimDue(WorkerId.of("w"), 2, Duration.ofMinutes(1));
     EntryId damaged = claims.get(1).entryId();
     kit.client().hdel(kit.keys().entry(0, damaged), EntryFields.REVISION);
-    List<ClaimTransition> batch = claims.stream()
-        .map(claim -> new ClaimTransition(claim, DeliveryReceipt.none())).toList();
-    ScriptCall transition = TransitionScript.call(kit.keys(), 0, Instant.now(), batch,
-        List.of(WriteStamp.fresh(), WriteStamp.fresh()));
+    List<ConditionalWrite> batch = claims.stream().map(claim -> new ConditionalWrite(claim, TransitionKind.DELIVERED,
+        claim.snapshot(), DeliveryReceipt.none().applyTo(claim.snapshot(), NOW, WriteStamp.fresh()))).toList();
+    ScriptCall transition = ConditionalWriteScript.call(kit.keys(), 0, batch);
 
-    assertThatThrownBy(() -> TransitionScript.results(transition.run(kit.client()), batch, "deliver"))
+    assertThatThrownBy(() -> ConditionalWriteScript.answers(transition.run(kit.client()), "deliver"))
         .isInstanceOfSatisfying(UndecodableEntryException.class,
             thrown -> assertThat(thrown.entryId()).isEqualTo(damaged));
     assertThat(kit.fixture().readRaw(claims.get(0).entryId()).orElseThrow().status())

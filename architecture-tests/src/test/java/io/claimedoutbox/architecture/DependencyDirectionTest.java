@@ -79,6 +79,21 @@ class DependencyDirectionTest {
   }
 
   @Test
+  @DisplayName("the SQL store is plain JDBC: only the JPA integration sees Jakarta Persistence, and only its bridge and bootstrap Hibernate")
+  void sqlStoreIsPlainJdbc() {
+    String jpaIntegration = "io\\.claimedoutbox\\.adapter\\.jpa\\."
+        + "(JpaOutboxStore|JpaOutbox|HibernateBridge|OutboxEntryRecord|AfterCompletion)(\\$.*)?";
+    noClasses().that().resideInAPackage("io.claimedoutbox.adapter.jpa..").and().haveNameNotMatching(jpaIntegration)
+        .should().dependOnClassesThat().resideInAnyPackage("org.hibernate..", "jakarta.persistence..",
+            "jakarta.transaction..")
+        .check(PRODUCTION);
+    noClasses().that().resideInAPackage("io.claimedoutbox.adapter.jpa..")
+        .and().haveNameNotMatching("io\\.claimedoutbox\\.adapter\\.jpa\\.(HibernateBridge|JpaOutbox)(\\$.*)?")
+        .should().dependOnClassesThat().resideInAPackage("org.hibernate..")
+        .check(PRODUCTION);
+  }
+
+  @Test
   @DisplayName("the drain sees only the port and SLF4J: no metrics library is forced on its users")
   void drainSeesOnlyThePort() {
     classes().that().resideInAPackage("io.claimedoutbox.drain..")

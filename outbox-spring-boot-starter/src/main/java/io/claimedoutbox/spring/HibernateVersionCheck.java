@@ -41,7 +41,7 @@ final class HibernateVersionCheck {
     }
     return Optional.of("Claimed Outbox's Spring Boot starter supports Spring Boot 4.0 with Hibernate ORM 7"
         + " (Jakarta Persistence 3.2); this application runs Spring Boot " + boot + " with Hibernate ORM " + hibernate
-        + ". Upgrade to Spring Boot 4.0 (the JPA adapter itself needs Hibernate ORM 7 with or without the starter)");
+        + ". Upgrade to Spring Boot 4.0, or wire the store by hand: JdbcOutboxStore.builder(dataSource) needs no Hibernate");
   }
 
   private static int major(String version) {

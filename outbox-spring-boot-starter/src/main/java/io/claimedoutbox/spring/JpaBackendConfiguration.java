@@ -1,5 +1,6 @@
 package io.claimedoutbox.spring;
 
+import io.claimedoutbox.adapter.jpa.JdbcOutboxStore;
 import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
 import jakarta.persistence.EntityManagerFactory;
 import javax.sql.DataSource;
@@ -30,7 +31,7 @@ class JpaBackendConfiguration {
       ClaimedOutboxProperties properties) {
     HibernateVersionCheck.requireSupported();
     OutboxJpaSchema.prepare(dataSource.getIfAvailable(), properties.getSchema());
-    JpaOutboxStore.Builder builder = JpaOutboxStore.builder(factory);
+    JdbcOutboxStore.Builder<JpaOutboxStore> builder = JpaOutboxStore.builder(factory);
     if (properties.isStoreTime()) {
       builder.storeTime();
     }

@@ -1,8 +1,7 @@
 package com.example.orders;
 
 import com.zaxxer.hikari.HikariDataSource;
-import io.claimedoutbox.adapter.jpa.JpaOutbox;
-import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
+import io.claimedoutbox.adapter.jpa.JdbcOutboxStore;
 import io.claimedoutbox.adapter.jpa.OutboxDatabase;
 import io.claimedoutbox.adapter.jpa.OutboxSchema;
 import io.claimedoutbox.domain.OutboxMessage;
@@ -13,7 +12,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -30,7 +28,7 @@ public final class QuickStart {
       // 1. The table: creates what is missing, so it is safe at every start (or run the SQL files
       //    in adapter-jpa's jar, io/claimedoutbox/adapter/jpa/schema/<database>/, with Flyway or by hand).
       OutboxSchema.create(dataSource, OutboxDatabase.POSTGRESQL);
-      JpaOutboxStore store = JpaOutboxStore.builder(JpaOutbox.entityManagerFactory(dataSource, Map.of())).build();
+      JdbcOutboxStore store = JdbcOutboxStore.builder(dataSource).build();
 
       // 2. Append in your own transaction, on its connection: the event exists exactly when the order does.
       try (Connection connection = dataSource.getConnection()) {

@@ -1,6 +1,7 @@
 package com.example.orders;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -27,6 +28,11 @@ class QuickStartTest {
   @Test
   @DisplayName("appends with the order and delivers it (twice in a row: the schema step is safe at every start)")
   void appendsAndDelivers() throws Exception {
+    assertThatThrownBy(() -> Class.forName("org.hibernate.Version"))
+        .as("the quick start's dependencies bring no JPA provider: the SQL store is plain JDBC")
+        .isInstanceOf(ClassNotFoundException.class);
+    assertThatThrownBy(() -> Class.forName("jakarta.persistence.EntityManager"))
+        .isInstanceOf(ClassNotFoundException.class);
     String schema = "quickstart_" + UUID.randomUUID().toString().substring(0, 8);
     try (Connection admin = DriverManager.getConnection(POSTGRESQL)) {
       admin.createStatement().execute("CREATE SCHEMA " + schema);

@@ -1,20 +1,15 @@
 package io.claimedoutbox.adapter.jpa;
 
 import io.claimedoutbox.port.OutboxStoreException;
-import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLRecoverableException;
 import java.util.Set;
-import javax.sql.DataSource;
-import org.hibernate.engine.jdbc.connections.spi.ConnectionProvider;
-import org.hibernate.engine.spi.SessionFactoryImplementor;
 
 /**
- * Connections for the store's own statements, borrowed from the connection provider of the
- * Hibernate factory (the application's pool), so the hot paths run plain JDBC without opening an
- * {@code EntityManager} per call.
+ * Connections for the store's own statements, borrowed from its {@link ConnectionSource} (the
+ * application's pool), so the hot paths run plain JDBC.
  *
  * <p><b>After a server restart</b> a pool holds connections that are all broken. The first one to
  * fail makes {@link PoolRecovery} discard it and clear the pool's idle ones, so every later call
@@ -60,14 +55,12 @@ final class JdbcAccess {
    */
   private static final Set<String> SESSION_GONE_STATES = Set.of("57P01", "57P02", "57P03");
 
-  private final ConnectionProvider connections;
+  private final ConnectionSource connections;
   private final PoolRecovery recovery;
 
-  JdbcAccess(EntityManagerFactory factory) {
-    this.connections = factory.unwrap(SessionFactoryImplementor.class)
-        .getServiceRegistry().requireService(ConnectionProvider.class);
-    this.recovery = PoolRecovery.of(connections.isUnwrappableAs(DataSource.class)
-        ? connections.unwrap(DataSource.class) : null);
+  JdbcAccess(ConnectionSource connections) {
+    this.connections = connections;
+    this.recovery = PoolRecovery.of(connections.pool());
   }
 
   /**
@@ -107,7 +100,7 @@ final class JdbcAccess {
   /** Returns a {@link #dedicated} connection (a broken one is closed by the pool). */
   void giveBack(Connection connection) {
     try {
-      connections.closeConnection(connection);
+      connections.giveBack(connection);
     } catch (SQLException ignored) {
       // a broken listening connection: the pool has nothing more to take back
     }
@@ -157,7 +150,7 @@ final class JdbcAccess {
       noticeBroken(connection, failure);
       throw failure;
     } finally {
-      connections.closeConnection(connection);
+      connections.giveBack(connection);
     }
   }
 
@@ -185,13 +178,13 @@ final class JdbcAccess {
       noticeBroken(connection, failure);
       throw failure;
     } finally {
-      connections.closeConnection(connection);
+      connections.giveBack(connection);
     }
   }
 
   private Connection borrow() throws SQLException {
     try {
-      return recovery.borrow(connections::getConnection, connections::closeConnection);
+      return recovery.borrow(connections);
     } catch (SQLException unavailable) {
       throw new NoConnection(unavailable);
     }

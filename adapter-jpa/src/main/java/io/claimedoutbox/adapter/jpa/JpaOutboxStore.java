@@ -1,113 +1,28 @@
 package io.claimedoutbox.adapter.jpa;
 
-import io.claimedoutbox.port.ListenState;
-import io.claimedoutbox.adapter.jpa.JdbcAccess.Repeat;
 import io.claimedoutbox.domain.Arguments;
-import io.claimedoutbox.domain.Claim;
-import io.claimedoutbox.domain.ClaimTransition;
-import io.claimedoutbox.domain.ClaimTransitionResult;
-import io.claimedoutbox.domain.EntryId;
-import io.claimedoutbox.domain.Instants;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
-import io.claimedoutbox.domain.TransitionRequest;
-import io.claimedoutbox.domain.WorkerId;
-import io.claimedoutbox.port.DeadLetterQuery;
-import io.claimedoutbox.port.OperationArguments;
-import io.claimedoutbox.port.CommitNotifications;
-import io.claimedoutbox.port.spi.NewEntries;
-import io.claimedoutbox.port.OutboxClaimOutcomeStore;
-import io.claimedoutbox.port.spi.AppendedClaims;
-import io.claimedoutbox.port.spi.CommitSignal;
-import io.claimedoutbox.port.OutboxOperations;
-import io.claimedoutbox.port.RequeueResult;
-import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
-import io.claimedoutbox.port.spi.StoreTimeClock;
-import io.claimedoutbox.port.spi.TransitionKernel;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.EntityManagerFactory;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-import org.hibernate.Session;
 
 /**
- * The outbox on Jakarta Persistence with Hibernate ORM: one object implementing all three store
- * contracts over the {@code outbox_entry} table ({@link OutboxSchema} ships its DDL).
+ * The SQL store ({@link JdbcOutboxStore}) built from a Jakarta Persistence
+ * {@link EntityManagerFactory}, the integration for applications on JPA: its connections are the
+ * factory's (the application's pool), the database is the factory's dialect (no connection needed
+ * to build), and appends can join the caller's {@link EntityManager} transaction
+ * ({@link #appendWithin}). Applications that map or validate the table use {@link OutboxEntryRecord},
+ * whose {@code @Version} is the same revision column every write raises.
  *
- * <p>Hibernate supplies the configuration, the dialect and the connections (the application's own
- * {@code EntityManagerFactory} works); the claim and transition paths are the store's own SQL over
- * those connections, because they must be single statements: JPA would read an entity before
- * every update.
- *
- * <p><b>Transitions</b> are the {@link TransitionKernel}'s, {@linkplain TransitionKernel#fromSnapshot
- * from the snapshot}, over {@link SqlConditionalWrites}: one conditional {@code UPDATE … WHERE id = ?
- * AND revision = ?} per transition, the revision of the claim's snapshot, and the whole of
- * {@link #tryTransitionAll} in one statement (PostgreSQL) or one JDBC batch: one round trip for
- * applied transitions. A transition that does not match is decided from the row read again:
- * missing, terminal or stale with nothing written, or written again at the revision read. Every
- * write is decided from the state it was compared with, so the store declares
- * {@link StoreCapability#ATOMIC_EVALUATION}: it never reports {@code CONCURRENCY_LOST}.
- *
- * <p><b>Claims</b> use {@link ClaimLocking}: {@code SKIP LOCKED} batches on PostgreSQL and
- * MariaDB (select, one batch of updates, commit), an optimistic fallback elsewhere.
- *
- * <p><b>Lost acknowledgements.</b> When a write fails in a way that does not prove it was not
- * applied, the store re-reads the row and decides from the write stamp it stored (the kernel's
- * {@link io.claimedoutbox.port.spi.LostAcknowledgement}); it never guesses {@code APPLIED}.
- *
- * <p>Thread-safe: every call borrows its own connection. Appends that must join the caller's
- * transaction use {@link #appendWithin}.
+ * <p>Thread-safe, as the SQL store is.
  */
-public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOperations {
+public final class JpaOutboxStore extends JdbcOutboxStore {
 
-  private final JdbcAccess jdbc;
-  private final SqlDialect dialect;
-  private final Clock clock;
-  private final DueEntryClaimer claimer;
-  private final ClaimLocking claimLocking;
-  private final SqlConditionalWrites rows;
-  private final TransitionKernel transitions;
-  private final SqlOperations operations;
-  private final CommitSignal commits;
-  /** The channel to other JVMs, or {@code null} where the database has none. */
-  private final PostgresCommitChannel channel;
-
-  private JpaOutboxStore(Builder builder) {
-    this.jdbc = new JdbcAccess(builder.factory);
-    this.dialect = SqlDialect.of(builder.factory);
-    this.clock = builder.storeTime == null ? builder.clock : StoreTimeClock.of(this::serverNow, builder.storeTime);
-    this.claimLocking = builder.claimLocking == ClaimLocking.AUTO
-        ? (dialect.hasSkipLocked() ? ClaimLocking.SKIP_LOCKED : ClaimLocking.OPTIMISTIC)
-        : builder.claimLocking;
-    this.claimer = claimLocking == ClaimLocking.SKIP_LOCKED
-        ? new SkipLockedClaimer(jdbc, dialect) : new OptimisticClaimer(jdbc, dialect);
-    this.rows = new SqlConditionalWrites(jdbc, dialect);
-    this.transitions = TransitionKernel.fromSnapshot(rows, clock);
-    this.operations = new SqlOperations(jdbc, dialect, clock);
-    this.channel = builder.listen && dialect == SqlDialect.POSTGRESQL && hasPostgresDriver()
-        ? new PostgresCommitChannel(jdbc) : null;
-    this.commits = channel != null ? CommitSignal.withRemote(channel::listen) : CommitSignal.local();
-  }
-
-  private static boolean hasPostgresDriver() {
-    try {
-      Class.forName("org.postgresql.PGConnection", false, JpaOutboxStore.class.getClassLoader());
-      return true;
-    } catch (ClassNotFoundException | LinkageError absent) {
-      return false;
-    }
+  private JpaOutboxStore(Builder<JpaOutboxStore> builder) {
+    super(builder);
   }
 
   /**
@@ -117,91 +32,10 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
    * @param factory the entity manager factory; the store does not close it
    * @return a builder with the system UTC clock and {@link ClaimLocking#AUTO}
    */
-  public static Builder builder(EntityManagerFactory factory) {
-    return new Builder(Arguments.requireNonNull(factory, "factory"));
-  }
-
-  /** @return the claim locking this store uses, {@code AUTO} resolved */
-  public ClaimLocking claimLocking() {
-    return claimLocking;
-  }
-
-  @Override
-  public Set<StoreCapability> capabilities() {
-    return Set.of(StoreCapability.TRANSACTIONAL_APPEND, StoreCapability.ATOMIC_EVALUATION,
-        StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_BY_KEYS, StoreCapability.CLAIM_APPENDED,
-        StoreCapability.CLAIM_ON_APPEND);
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>One transaction with one JDBC batch of inserts. Entries a drain of this JVM takes
-   * ({@link StoreCapability#CLAIM_ON_APPEND}) are returned as written, claimed by it.
-   */
-  @Override
-  public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
-    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    if (batch.isEmpty()) {
-      return List.of();
-    }
-    Instant now = clock.instant();
-    List<OutboxEntry> written = commits.claimOnAppend(NewEntries.of(batch, now), now);
-    try {
-      jdbc.inTransaction(Repeat.ONCE, connection -> insert(connection, written));
-    } catch (SQLException | RuntimeException failure) {
-      commits.notCommitted(written);
-      throw JdbcAccess.failure("append", failure);
-    }
-    entriesCommitted(written);
-    return written;
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>Drains of this store object are told after {@link #appendAll} commits and after a
-   * transaction of {@link #appendWithin} commits; after {@link #appendOn} the caller says when
-   * ({@link #entriesCommitted}). On PostgreSQL (unless {@link Builder#listenAcrossProcesses} is off)
-   * they also hear commits of other processes; see the builder.
-   */
-  @Override
-  public CommitNotifications commitNotifications() {
-    return commits;
-  }
-
-  /**
-   * What this store's session listening for other processes' commits is doing: on PostgreSQL it is
-   * opened with the first drain that subscribes and checks itself with a probe; behind a
-   * transaction pooler it ends up {@link ListenState#POLLING_ONLY}.
-   *
-   * @return the state now; {@link ListenState#NONE} where the store has no such session
-   */
-  public ListenState listenState() {
-    return channel == null ? ListenState.NONE : channel.state();
-  }
-
-  /**
-   * Tells the drains (of this JVM and, on PostgreSQL, of others) that entries appended with
-   * {@link #appendOn} were committed, so they claim them now rather than at their next poll. Call it
-   * after the commit; calling it without one costs the drains an empty claim, never an error.
-   */
-  public void entriesCommitted() {
-    entriesCommitted(List.of());
-  }
-
-  /**
-   * {@link #entriesCommitted()} for entries this store appended with {@link #appendOn}: the drains
-   * of this JVM claim exactly these ({@link #claimAppended}: one write, no due query).
-   *
-   * @param appended what {@code appendOn} returned, committed
-   */
-  public void entriesCommitted(List<OutboxEntry> appended) {
-    Arguments.requireNonNull(appended, "appended");
-    commits.committed(appended);
-    if (channel != null && CommitSignal.concernsOtherProcesses(appended)) {
-      channel.announce();
-    }
+  public static Builder<JpaOutboxStore> builder(EntityManagerFactory factory) {
+    Arguments.requireNonNull(factory, "factory");
+    return new Builder<>(HibernateBridge.connections(factory), () -> HibernateBridge.dialect(factory),
+        JpaOutboxStore::new);
   }
 
   /**
@@ -223,336 +57,16 @@ public final class JpaOutboxStore implements OutboxClaimOutcomeStore, OutboxOper
     if (!em.isJoinedToTransaction()) {
       throw new IllegalStateException("appendWithin needs an active transaction on em");
     }
-    Session session = em.unwrap(Session.class);
-    Instant now = clock.instant();
-    List<OutboxEntry> written = commits.claimOnAppend(NewEntries.of(batch, now), now);
-    try {
-      session.doWork(connection -> insert(connection, written));
-      session.getTransaction().registerSynchronization(new AfterCompletion(
-          () -> entriesCommitted(written), () -> commits.notCommitted(written)));
-      return written;
-    } catch (RuntimeException failure) {
-      commits.notCommitted(written);
-      throw JdbcAccess.failure("append", failure);
-    }
-  }
-
-  /**
-   * Appends on the caller's JDBC connection, inside the transaction open on it (plain JDBC, jOOQ,
-   * MyBatis, or the connection a Spring transaction holds): the entries are written exactly when the
-   * caller commits, and not at all when it rolls back. The connection stays the caller's: neither
-   * committed nor closed here. The store cannot see that commit: call {@link #entriesCommitted()}
-   * after it for the drains to claim at once (the Spring Boot starter does), or they find the
-   * entries at their next poll.
-   *
-   * @param connection a connection with auto-commit off, to the outbox's database
-   * @param messages what to append
-   * @return the entries as they will be stored once the caller commits
-   * @throws IllegalStateException if the connection is in auto-commit mode (the append would commit
-   *     on its own, outside the caller's transaction)
-   */
-  public List<OutboxEntry> appendOn(Connection connection, List<OutboxMessage> messages) {
-    Arguments.requireNonNull(connection, "connection");
-    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    List<OutboxEntry> appended = NewEntries.of(batch, clock.instant());
-    try {
-      requireTransaction(connection, "appendOn");
-      insert(connection, appended);
-      return appended;
-    } catch (SQLException failure) {
-      throw JdbcAccess.failure("append", failure);
-    }
-  }
-
-  /**
-   * {@link #appendOn} for a caller that reports how its transaction ended: in exchange a drain of
-   * this JVM with room may take an entry claimed on append ({@link StoreCapability#CLAIM_ON_APPEND})
-   * and handle it as soon as the commit is reported, with no claim round trip. The caller must call
-   * {@link PendingAppend#committed()} after the commit or {@link PendingAppend#rolledBack()} after a
-   * rollback (the Spring Boot starter does both); an entry whose commit is never reported waits out
-   * its drain's lease (30 s by default) before any drain takes it.
-   *
-   * @param connection a connection with auto-commit off, to the outbox's database
-   * @param messages what to append
-   * @return the entries as they will be stored once the caller commits, and where to report it
-   * @throws IllegalStateException if the connection is in auto-commit mode
-   */
-  public PendingAppend beginAppendOn(Connection connection, List<OutboxMessage> messages) {
-    Arguments.requireNonNull(connection, "connection");
-    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    try {
-      requireTransaction(connection, "beginAppendOn");
-    } catch (SQLException failure) {
-      throw JdbcAccess.failure("append", failure);
-    }
-    Instant now = clock.instant();
-    List<OutboxEntry> written = commits.claimOnAppend(NewEntries.of(batch, now), now);
-    try {
-      insert(connection, written);
-    } catch (SQLException | RuntimeException failure) {
-      commits.notCommitted(written);
-      throw JdbcAccess.failure("append", failure);
-    }
-    return new PendingAppend(written, () -> entriesCommitted(written), () -> commits.notCommitted(written));
-  }
-
-  private static void requireTransaction(Connection connection, String method) throws SQLException {
-    if (connection.getAutoCommit()) {
-      throw new IllegalStateException(method + " needs a connection in a transaction (auto-commit off)");
-    }
-  }
-
-  private Void insert(Connection connection, List<OutboxEntry> entries) throws SQLException {
-    try (PreparedStatement insert = connection.prepareStatement(EntryRows.INSERT)) {
-      for (OutboxEntry entry : entries) {
-        EntryRows.bindInsert(insert, entry, dialect);
-        insert.addBatch();
+    return appendJoined(new JoinedTransaction() {
+      @Override
+      public void run(JdbcAccess.Work<?> work) {
+        HibernateBridge.onSessionConnection(em, work);
       }
-      insert.executeBatch();
-    }
-    return null;
-  }
 
-  @Override
-  public Optional<OutboxEntry> find(EntryId id) {
-    return rows.read(Arguments.requireNonNull(id, "id"));
-  }
-
-  @Override
-  public boolean delete(EntryId id) {
-    Arguments.requireNonNull(id, "id");
-    try {
-      return jdbc.autoCommitted(Repeat.ONCE, connection -> {
-        try (PreparedStatement delete = connection.prepareStatement(EntryRows.DELETE)) {
-          delete.setString(1, id.value());
-          return delete.executeUpdate() == 1;
-        }
-      });
-    } catch (SQLException failure) {
-      throw JdbcAccess.failure("delete " + id, failure);
-    }
-  }
-
-  @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
-    StoreArguments.checkClaimDue(worker, maxEntries, maxPayloadBytes, lease);
-    try {
-      // at the precision entries are stored with: PostgreSQL rounds a bound instant to the microsecond,
-      // and 0.9996 ms would then take an entry due at 1 ms that the domain, comparing at 1 ms, refuses
-      Instant now = Instants.stored(clock.instant());
-      return claimer.claim(worker, maxEntries, maxPayloadBytes, lease, now).stream().map(Claim::of).toList();
-    } catch (SQLException | RuntimeException failure) {
-      throw JdbcAccess.failure("claim due entries for " + worker, failure);
-    }
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>As {@link #claimNextOfKeys} for the one key: two round trips, the key's first unfinished row
-   * (one index probe), then, when it is due, an autocommitted update checked against the revision read.
-   */
-  @Override
-  public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
-    StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
-    return claimNextOfKeys(worker, List.of(orderingKey), lease);
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>Two round trips whatever the number of keys (on MariaDB and H2 one more read per 128 keys
-   * beyond the first 128): one read of every key's first unfinished row (an index probe each), then
-   * one write of the claims of those that are due, each checked against the revision read.
-   */
-  @Override
-  public List<Claim> claimNextOfKeys(WorkerId worker, Collection<String> orderingKeys, Duration lease) {
-    List<String> keys = StoreArguments.checkClaimNextOfKeys(worker, orderingKeys, lease);
-    if (keys.isEmpty()) {
-      return List.of();
-    }
-    Instant now = clock.instant();
-    try {
-      List<OutboxEntry> due = jdbc.autoCommitted(Repeat.SAFE,
-          connection -> EntryRows.firstUnfinishedOfKeys(connection, keys, dialect)).stream()
-          .filter(head -> head.isDue(now))
-          .toList();
-      return due.isEmpty() ? List.of()
-          : claimer.claimAtRevisions(worker, due, lease, now).stream().map(Claim::of).toList();
-    } catch (SQLException failure) {
-      String which = keys.size() == 1 ? keys.get(0) : keys.size() + " ordering keys";
-      throw JdbcAccess.failure("claim the next entry of " + which + " for " + worker, failure);
-    }
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>One statement on PostgreSQL ({@link RowWriter}), a batch in one transaction elsewhere.
-   */
-  @Override
-  public List<Claim> claimAppended(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
-    List<OutboxEntry> checked = StoreArguments.checkClaimAppended(worker, appended, lease);
-    Instant now = clock.instant();
-    List<OutboxEntry> candidates = AppendedClaims.candidates(checked, now);
-    if (candidates.isEmpty()) {
-      return List.of();
-    }
-    try {
-      return claimer.claimAtRevisions(worker, candidates, lease, now).stream().map(Claim::of).toList();
-    } catch (SQLException failure) {
-      throw JdbcAccess.failure("claim appended entries", failure);
-    }
-  }
-
-  @Override
-  public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
-    return transitions.transition(claim, request);
-  }
-
-  @Override
-  public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> batch) {
-    return transitions.transitionAll(batch);
-  }
-
-  @Override
-  public StatusCounts countByStatus() {
-    try {
-      return operations.countByStatus();
-    } catch (SQLException failure) {
-      throw JdbcAccess.failure("count entries by status", failure);
-    }
-  }
-
-  @Override
-  public Optional<Duration> oldestDueAge() {
-    try {
-      return operations.oldestDueAge();
-    } catch (SQLException failure) {
-      throw JdbcAccess.failure("read the oldest due time", failure);
-    }
-  }
-
-  @Override
-  public List<OutboxEntry> deadLetters(DeadLetterQuery query) {
-    OperationArguments.check(query);
-    try {
-      return operations.deadLetters(query);
-    } catch (SQLException failure) {
-      throw JdbcAccess.failure("list dead letters", failure);
-    }
-  }
-
-  @Override
-  public RequeueResult requeue(EntryId id) {
-    OperationArguments.checkId(id);
-    try {
-      return operations.requeue(id);
-    } catch (SQLException failure) {
-      throw JdbcAccess.failure("requeue " + id, failure);
-    }
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>One statement over an index of finished rows only (migration V3), so claims never wait on it.
-   */
-  @Override
-  public int purgeFinished(Duration olderThan, int batchSize) {
-    OperationArguments.checkPurge(olderThan, batchSize);
-    try {
-      return operations.purgeFinished(olderThan, batchSize);
-    } catch (SQLException failure) {
-      throw JdbcAccess.failure("purge finished entries", failure);
-    }
-  }
-
-  @Override
-  public long countPurgeable(Duration olderThan) {
-    OperationArguments.checkAge(olderThan);
-    try {
-      return operations.countPurgeable(olderThan);
-    } catch (SQLException failure) {
-      throw JdbcAccess.failure("count purgeable entries", failure);
-    }
-  }
-
-  /** The database server's time: one query. */
-  private Instant serverNow() {
-    try {
-      return jdbc.autoCommitted(Repeat.SAFE, connection -> {
-        try (Statement statement = connection.createStatement();
-            ResultSet row = statement.executeQuery(dialect.currentTimeQuery())) {
-          row.next();
-          return dialect.getInstant(row, 1);
-        }
-      });
-    } catch (SQLException failure) {
-      throw JdbcAccess.failure("read the database's time", failure);
-    }
-  }
-
-  /** Builds a {@link JpaOutboxStore}. Not thread-safe. */
-  public static final class Builder {
-    private final EntityManagerFactory factory;
-    private Clock clock = Clock.systemUTC();
-    private Duration storeTime;
-    private ClaimLocking claimLocking = ClaimLocking.AUTO;
-    private boolean listen = true;
-
-    private Builder(EntityManagerFactory factory) {
-      this.factory = factory;
-    }
-
-    /**
-     * @param value where the store reads time (claim times, leases, update times)
-     * @return this builder
-     */
-    public Builder clock(Clock value) {
-      this.clock = Arguments.requireNonNull(value, "clock");
-      return this;
-    }
-
-    /**
-     * Takes "now" from the database server instead of a clock of this JVM, so workers whose clocks
-     * disagree still decide leases alike ({@link StoreTimeClock}: asked once, then every {@link StoreTimeClock#DEFAULT_REFRESH},
-     * counted forward in between). Replaces {@link #clock}.
-     *
-     * @return this builder
-     */
-    public Builder storeTime() {
-      this.storeTime = StoreTimeClock.DEFAULT_REFRESH;
-      return this;
-    }
-
-    /**
-     * @param value how batch claims avoid handing a row out twice
-     * @return this builder
-     */
-    public Builder claimLocking(ClaimLocking value) {
-      this.claimLocking = Arguments.requireNonNull(value, "claimLocking");
-      return this;
-    }
-
-    /**
-     * Whether drains of this store hear appends committed by other JVMs (default yes). On PostgreSQL
-     * with its own JDBC driver that is {@code LISTEN}/{@code NOTIFY}: one pool connection is held
-     * while a drain of this store runs, and each append (or burst of appends) sends one
-     * {@code NOTIFY} after its commit. Other databases have no such channel; drains in the JVM
-     * that appends are woken either way.
-     *
-     * @param value {@code false} to send and hear no notifications across JVMs
-     * @return this builder
-     */
-    public Builder listenAcrossProcesses(boolean value) {
-      this.listen = value;
-      return this;
-    }
-
-    /** @return the store */
-    public JpaOutboxStore build() {
-      return new JpaOutboxStore(this);
-    }
+      @Override
+      public void onCompletion(Runnable committed, Runnable notCommitted) {
+        HibernateBridge.afterCompletion(em, committed, notCommitted);
+      }
+    }, batch);
   }
 }

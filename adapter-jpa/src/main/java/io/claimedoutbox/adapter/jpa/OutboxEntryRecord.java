@@ -16,7 +16,9 @@ import java.time.Instant;
  * terminal rows, which therefore never appear in the due indexes' range. The indexes (partial on
  * PostgreSQL, over generated columns elsewhere) are more than a mapping can say: they come from the
  * migrations ({@link OutboxSchema}), which a schema generated from this class would lack. {@code revision} is the
- * {@code @Version} column Hibernate compares and raises on every update.
+ * {@code @Version} column: the store's own statements compare and raise it on every write, and a JPA provider
+ * does the same for an application that updates a row through this mapping, so the two never overwrite each
+ * other unseen.
  */
 @Entity(name = "OutboxEntryRecord")
 @Table(name = "outbox_entry")

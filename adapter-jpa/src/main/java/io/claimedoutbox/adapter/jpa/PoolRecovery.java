@@ -63,12 +63,11 @@ final class PoolRecovery {
   }
 
   /**
-   * @param borrow borrows a connection from the pool
-   * @param giveBack returns one to the pool
+   * @param connections the pool's connections
    * @return a connection; checked first while the pool is suspect
    */
-  Connection borrow(ConnectionSource borrow, ConnectionSink giveBack) throws SQLException {
-    Connection connection = borrow.get();
+  Connection borrow(ConnectionSource connections) throws SQLException {
+    Connection connection = connections.borrow();
     if (!isSuspect()) {
       return connection;
     }
@@ -77,8 +76,8 @@ final class PoolRecovery {
         return connection;
       }
       discard(connection);
-      giveBack.accept(connection);
-      connection = borrow.get();
+      connections.giveBack(connection);
+      connection = connections.borrow();
     }
     return connection;
   }
@@ -106,18 +105,6 @@ final class PoolRecovery {
     } catch (SQLException | RuntimeException alreadyGone) {
       // the connection is unusable either way; the caller has the failure that matters
     }
-  }
-
-  /** Borrows a connection. */
-  @FunctionalInterface
-  interface ConnectionSource {
-    Connection get() throws SQLException;
-  }
-
-  /** Gives a connection back. */
-  @FunctionalInterface
-  interface ConnectionSink {
-    void accept(Connection connection) throws SQLException;
   }
 
   /** HikariCP, only when it is on the class path (an optional dependency). */

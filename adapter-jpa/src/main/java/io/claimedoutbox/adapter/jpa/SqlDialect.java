@@ -1,6 +1,5 @@
 package io.claimedoutbox.adapter.jpa;
 
-import jakarta.persistence.EntityManagerFactory;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -10,17 +9,12 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import org.hibernate.dialect.Dialect;
-import org.hibernate.dialect.MariaDBDialect;
-import org.hibernate.dialect.MySQLDialect;
-import org.hibernate.dialect.PostgreSQLDialect;
-import org.hibernate.engine.spi.SessionFactoryImplementor;
 
 /**
- * What the store's own SQL needs to know about the database behind the Hibernate dialect: how
- * instants are kept (PostgreSQL and H2 columns carry a time zone; MariaDB's {@code DATETIME} holds
- * UTC wall time, as Hibernate writes it with {@code hibernate.jdbc.time_zone=UTC}) and whether
- * {@code SKIP LOCKED} exists.
+ * What the store's own SQL needs to know about its database, decided once when the store is built:
+ * how instants are kept (PostgreSQL and H2 columns carry a time zone; MariaDB's {@code DATETIME}
+ * holds UTC wall time, as the JPA mapping writes it with {@code hibernate.jdbc.time_zone=UTC}) and
+ * whether {@code SKIP LOCKED} exists.
  */
 enum SqlDialect {
   POSTGRESQL(true, true),
@@ -35,12 +29,24 @@ enum SqlDialect {
     this.skipLocked = skipLocked;
   }
 
-  static SqlDialect of(EntityManagerFactory factory) {
-    Dialect dialect = factory.unwrap(SessionFactoryImplementor.class).getJdbcServices().getDialect();
-    if (dialect instanceof PostgreSQLDialect) {
+  /** The dialect of a database the caller named. */
+  static SqlDialect of(OutboxDatabase database) {
+    return switch (database) {
+      case POSTGRESQL -> POSTGRESQL;
+      case MARIADB -> MARIADB;
+      case H2 -> OTHER;
+    };
+  }
+
+  /**
+   * The dialect of a database by the product name its driver reports
+   * ({@link java.sql.DatabaseMetaData#getDatabaseProductName}).
+   */
+  static SqlDialect ofProduct(String productName) {
+    if (productName.equalsIgnoreCase("PostgreSQL")) {
       return POSTGRESQL;
     }
-    if (dialect instanceof MariaDBDialect || dialect instanceof MySQLDialect) {
+    if (productName.equalsIgnoreCase("MariaDB") || productName.equalsIgnoreCase("MySQL")) {
       return MARIADB;
     }
     return OTHER;

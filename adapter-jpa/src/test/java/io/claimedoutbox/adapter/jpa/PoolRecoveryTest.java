@@ -22,7 +22,7 @@ class PoolRecoveryTest {
       recovery.brokenConnection(connection);
       connection.close();
       assertThat(recovery.isSuspect()).isTrue();
-      try (Connection fresh = recovery.borrow(pool::getConnection, Connection::close)) {
+      try (Connection fresh = recovery.borrow(ConnectionSource.of(pool))) {
         assertThat(fresh.isValid(1)).isTrue();
       }
     }

@@ -8,7 +8,6 @@ import io.claimedoutbox.port.spi.ConditionalWrite;
 import io.claimedoutbox.port.spi.EntryFields;
 import io.claimedoutbox.port.spi.WriteAnswer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -55,21 +54,24 @@ final class ConditionalWriteScript {
 
   /** The state fields {@code next} sets anew, then the ones it no longer has. */
   private static void addChangedFields(List<byte[]> args, OutboxEntry basis, OutboxEntry next) {
-    Map<String, byte[]> before = EntryFields.encodeState(basis);
-    Map<String, byte[]> after = EntryFields.encodeState(next);
-    List<byte[]> set = new ArrayList<>(2 * after.size());
-    after.forEach((field, value) -> {
-      if (!Arrays.equals(before.get(field), value)) {
-        set.add(bytes(field));
+    List<byte[]> set = new ArrayList<>(16);
+    List<byte[]> removed = new ArrayList<>(6);
+    EntryFields.encodeChanges(basis, next, new EntryFields.FieldChanges() {
+      @Override
+      public void set(String name, byte[] value) {
+        set.add(bytes(name));
         set.add(value);
+      }
+
+      @Override
+      public void remove(String name) {
+        removed.add(bytes(name));
       }
     });
     args.add(bytes(Integer.toString(set.size() / 2)));
     args.addAll(set);
-    List<byte[]> deleted = before.keySet().stream().filter(field -> !after.containsKey(field))
-        .map(ScriptCall::bytes).toList();
-    args.add(bytes(Integer.toString(deleted.size())));
-    args.addAll(deleted);
+    args.add(bytes(Integer.toString(removed.size())));
+    args.addAll(removed);
   }
 
   /** One answer per write of the call, in order. */

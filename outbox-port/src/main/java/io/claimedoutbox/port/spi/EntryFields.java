@@ -146,6 +146,85 @@ public final class EntryFields {
     return fields;
   }
 
+  /** Receives the fields a write changes: each field it sets anew, and each it removes. */
+  public interface FieldChanges {
+    /**
+     * @param name a field {@code next} stores with another value, or that {@code basis} lacked
+     * @param value its stored bytes
+     */
+    void set(String name, byte[] value);
+
+    /** @param name a field {@code basis} stores and {@code next} lacks */
+    void remove(String name);
+  }
+
+  /**
+   * The state fields ({@link #encodeState}) a write that turns {@code basis} into {@code next} must
+   * set and remove, compared as values and encoded only where they differ: a transition changes a
+   * handful of an entry's fields, and a store that writes fields one by one sends just those.
+   *
+   * @param basis the entry as stored
+   * @param next the same entry after the write
+   * @param changes receives each change, in {@link #encodeState}'s order
+   */
+  public static void encodeChanges(OutboxEntry basis, OutboxEntry next, FieldChanges changes) {
+    if (basis.status() != next.status()) {
+      changes.set(STATUS, bytes(next.status().name()));
+    }
+    if (basis.attempts() != next.attempts()) {
+      changes.set(ATTEMPTS, bytes(Integer.toString(next.attempts())));
+    }
+    changeInstant(UPDATED_AT, basis.updatedAt(), next.updatedAt(), changes);
+    changeInstant(AVAILABLE_AT, basis.availableAt(), next.availableAt(), changes);
+    if (basis.claimGeneration() != next.claimGeneration()) {
+      changes.set(CLAIM_GENERATION, bytes(Long.toString(next.claimGeneration())));
+    }
+    CurrentClaim before = basis.currentClaim().orElse(null);
+    CurrentClaim after = next.currentClaim().orElse(null);
+    if (after == null) {
+      if (before != null) {
+        List.of(OWNER, TOKEN_NONCE, CLAIMED_AT, LEASE_UNTIL).forEach(changes::remove);
+      }
+    } else {
+      if (before == null || !before.owner().equals(after.owner())) {
+        changes.set(OWNER, bytes(after.owner().value()));
+      }
+      if (before == null || !before.token().nonce().equals(after.token().nonce())) {
+        changes.set(TOKEN_NONCE, bytes(after.token().nonce().toString()));
+      }
+      changeInstant(CLAIMED_AT, before == null ? null : before.claimedAt(), after.claimedAt(), changes);
+      changeInstant(LEASE_UNTIL, before == null ? null : before.leaseUntil(), after.leaseUntil(), changes);
+    }
+    changeText(LAST_ERROR, basis.lastError().orElse(null), next.lastError().orElse(null), changes);
+    changeText(PROGRESS, basis.progress().orElse(null), next.progress().orElse(null), changes);
+    changeText(DELIVERY_RECEIPT, basis.deliveryReceipt().orElse(null), next.deliveryReceipt().orElse(null), changes);
+    if (basis.revision() != next.revision()) {
+      changes.set(REVISION, bytes(Long.toString(next.revision())));
+    }
+    changeText(WRITE_STAMP, basis.lastWriteStamp().map(WriteStamp::toString).orElse(null),
+        next.lastWriteStamp().map(WriteStamp::toString).orElse(null), changes);
+  }
+
+  private static void changeInstant(String name, Instant before, Instant after, FieldChanges changes) {
+    if (!after.equals(before)) {
+      changes.set(name, bytes(millis(after)));
+    }
+  }
+
+  private static void changeText(String name, String before, String after, FieldChanges changes) {
+    if (after == null) {
+      if (before != null) {
+        changes.remove(name);
+      }
+    } else if (!after.equals(before)) {
+      changes.set(name, bytes(after));
+    }
+  }
+
+  private static byte[] bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+
   /**
    * An instant as stored.
    *

@@ -2,6 +2,7 @@ package io.claimedoutbox.adapter.jpa.testkit;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.claimedoutbox.adapter.jpa.JdbcOutboxStore;
 import io.claimedoutbox.adapter.jpa.JpaOutbox;
 import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
 import io.claimedoutbox.adapter.jpa.OutboxDatabase;
@@ -25,14 +26,28 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** The JPA adapter's conformance fixture: the kit's table read, damaged and locked with plain JDBC. */
+/**
+ * The SQL adapter's conformance fixture: the kit's table read, damaged and locked with plain JDBC;
+ * stores built by either route ({@link StoreRoute}), the SQL store over a data source or the JPA
+ * integration over an entity manager factory.
+ */
 final class JdbcStoreFixture extends BackendFixture {
 
-  private final JpaTestKit kit;
+  /** How the fixture's stores are built. */
+  enum StoreRoute {
+    /** {@code JdbcOutboxStore.builder(dataSource)}: no JPA provider. */
+    DATA_SOURCE,
+    /** {@code JpaOutboxStore.builder(entityManagerFactory)}. */
+    ENTITY_MANAGER_FACTORY
+  }
 
-  JdbcStoreFixture(JpaTestKit kit, String backendName) {
+  private final JpaTestKit kit;
+  private final StoreRoute route;
+
+  JdbcStoreFixture(JpaTestKit kit, String backendName, StoreRoute route) {
     super(backendName, capabilities(kit));
     this.kit = kit;
+    this.route = route;
   }
 
   private static Set<FixtureCapability> capabilities(JpaTestKit kit) {
@@ -54,12 +69,16 @@ final class JdbcStoreFixture extends BackendFixture {
 
   @Override
   public OutboxClaimOutcomeStore openStore(FixtureContext context) {
-    return kit.storeBuilder().clock(context.clock()).build();
+    return builder().clock(context.clock()).build();
+  }
+
+  private JdbcOutboxStore.Builder<? extends JdbcOutboxStore> builder() {
+    return route == StoreRoute.DATA_SOURCE ? kit.jdbcStoreBuilder() : kit.storeBuilder();
   }
 
   @Override
   public OutboxClaimOutcomeStore openStoreOnStoreTime(FixtureContext context) {
-    return kit.storeBuilder().clock(context.clock()).storeTime().build();
+    return builder().clock(context.clock()).storeTime().build();
   }
 
   @Override
@@ -125,6 +144,11 @@ final class JdbcStoreFixture extends BackendFixture {
       config.setInitializationFailTimeout(-1);
       config.setMaximumPoolSize(1);
       HikariDataSource unreachable = new HikariDataSource(config);
+      if (route == StoreRoute.DATA_SOURCE) {
+        JdbcOutboxStore store = JdbcOutboxStore.builder(unreachable).database(kit.database()).clock(context.clock())
+            .build();
+        return new ClosingStore(store, unreachable::close);
+      }
       EntityManagerFactory deadFactory = JpaOutbox.entityManagerFactory(unreachable, Map.of(
           "hibernate.dialect", server.dialect(),
           "hibernate.boot.allow_jdbc_metadata_access", "false"));
@@ -148,6 +172,9 @@ final class JdbcStoreFixture extends BackendFixture {
     config.setConnectionTimeout(5_000);
     config.setTransactionIsolation(original.getTransactionIsolation());
     HikariDataSource pool = new HikariDataSource(config);
+    if (route == StoreRoute.DATA_SOURCE) {
+      return new ClosingStore(JdbcOutboxStore.builder(pool).clock(context.clock()).build(), pool::close);
+    }
     EntityManagerFactory factory = JpaOutbox.entityManagerFactory(pool, Map.of());
     JpaOutboxStore store = JpaOutboxStore.builder(factory).clock(context.clock()).build();
     return new ClosingStore(store, () -> {

@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.jpa.testkit;
 
+import io.claimedoutbox.adapter.jpa.JdbcOutboxStore;
 import io.claimedoutbox.adapter.jpa.JpaOutbox;
 import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
 import io.claimedoutbox.adapter.jpa.OutboxDatabase;
@@ -29,6 +30,7 @@ public final class JpaTestKit implements AutoCloseable {
   private final EntityManagerFactory factory;
   private final String backendName;
   private final OutboxStoreFixture fixture;
+  private final OutboxStoreFixture dataSourceFixture;
 
   private JpaTestKit(DataSource dataSource, OutboxDatabase database, String backendName) {
     this.dataSource = dataSource;
@@ -36,7 +38,9 @@ public final class JpaTestKit implements AutoCloseable {
     this.backendName = backendName;
     recreateTable();
     this.factory = JpaOutbox.entityManagerFactory(dataSource, Map.of("hibernate.hbm2ddl.auto", "validate"));
-    this.fixture = new JdbcStoreFixture(this, backendName);
+    this.fixture = new JdbcStoreFixture(this, backendName, JdbcStoreFixture.StoreRoute.ENTITY_MANAGER_FACTORY);
+    this.dataSourceFixture = new JdbcStoreFixture(this, backendName + ", built over the DataSource",
+        JdbcStoreFixture.StoreRoute.DATA_SOURCE);
   }
 
   /**
@@ -77,8 +81,13 @@ public final class JpaTestKit implements AutoCloseable {
   }
 
   /** @return a builder for a store over the kit's table, to set a clock or claim locking on */
-  public JpaOutboxStore.Builder storeBuilder() {
+  public JdbcOutboxStore.Builder<JpaOutboxStore> storeBuilder() {
     return JpaOutboxStore.builder(factory);
+  }
+
+  /** @return a builder for the SQL store over the kit's data source alone, no JPA provider involved */
+  public JdbcOutboxStore.Builder<JdbcOutboxStore> jdbcStoreBuilder() {
+    return JdbcOutboxStore.builder(dataSource);
   }
 
   /**
@@ -89,6 +98,16 @@ public final class JpaTestKit implements AutoCloseable {
    */
   public OutboxStoreFixture fixture() {
     return fixture;
+  }
+
+  /**
+   * {@link #fixture()} with its stores built by {@link JdbcOutboxStore#builder(DataSource)}: the same
+   * SQL, reached without a JPA provider.
+   *
+   * @return the fixture, the same instance on every call
+   */
+  public OutboxStoreFixture dataSourceFixture() {
+    return dataSourceFixture;
   }
 
   /**

@@ -60,6 +60,13 @@ abstract class BackendSelected extends SpringBootCondition {
     }
   }
 
+  /** The SQL store on a plain DataSource: its configuration's bean conditions decide, after every other backend's. */
+  static final class Jdbc extends BackendSelected {
+    Jdbc() {
+      super(ClaimedOutboxProperties.Backend.JDBC, null);
+    }
+  }
+
   /** The Redis backend. */
   static final class Redis extends BackendSelected {
     Redis() {

@@ -52,6 +52,7 @@ import org.springframework.context.annotation.Import;
     "org.springframework.boot.jackson2.autoconfigure.Jackson2AutoConfiguration"})
 @EnableConfigurationProperties(ClaimedOutboxProperties.class)
 @Import({JpaBackendConfiguration.class, RedisBackendConfiguration.class, MongoBackendConfiguration.class,
+    JdbcBackendConfiguration.class,
     ClaimedOutboxAutoConfiguration.Tracing.class, ClaimedOutboxAutoConfiguration.HealthConfiguration.class,
     JacksonPayloadConfiguration.class})
 public class ClaimedOutboxAutoConfiguration {
@@ -98,9 +99,9 @@ public class ClaimedOutboxAutoConfiguration {
 
   private static OutboxBackend chosen(ObjectProvider<OutboxBackend> backend) {
     return backend.getIfAvailable(() -> {
-      throw new OutboxStartupException("Claimed Outbox found no backend: add spring-boot-starter-data-jpa with a"
-          + " DataSource (and adapter-jpa), set claimed-outbox.redis.url (with adapter-redis), or provide a MongoClient"
-          + " (with adapter-mongodb); or name one with claimed-outbox.backend");
+      throw new OutboxStartupException("Claimed Outbox found no backend: add adapter-jpa with a DataSource"
+          + " (spring-boot-starter-jdbc, or spring-boot-starter-data-jpa for JPA), set claimed-outbox.redis.url (with"
+          + " adapter-redis), or provide a MongoClient (with adapter-mongodb); or name one with claimed-outbox.backend");
     });
   }
 

@@ -12,10 +12,15 @@ public class ClaimedOutboxProperties {
 
   /** The backends the starter can build a store on. */
   public enum Backend {
-    /** Pick by what the application has: an EntityManagerFactory, then a Redis URL or client, then a MongoClient. */
+    /**
+     * Pick by what the application has: an EntityManagerFactory, then a Redis URL or client, then a MongoClient,
+     * then a DataSource.
+     */
     AUTO,
     /** The JPA adapter on the application's EntityManagerFactory (PostgreSQL, MariaDB, H2). */
     JPA,
+    /** The SQL store on the application's DataSource, no JPA provider needed (PostgreSQL, MariaDB, H2). */
+    JDBC,
     /** The Redis adapter on a Jedis client. */
     REDIS,
     /** The MongoDB adapter on the application's MongoClient. */

@@ -1,6 +1,6 @@
 package io.claimedoutbox.spring;
 
-import io.claimedoutbox.adapter.jpa.JpaOutboxStore;
+import io.claimedoutbox.adapter.jpa.JdbcOutboxStore;
 import io.claimedoutbox.adapter.jpa.PendingAppend;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
@@ -21,15 +21,15 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * default) cannot hide the transaction. Without an active transaction the store appends on its own;
  * inside one that holds no connection of that {@code DataSource} (another resource's transaction)
  * the append is refused rather than committed outside it. The append is a
- * {@link JpaOutboxStore#beginAppendOn}: a drain of this JVM with room takes an entry claimed on
+ * {@link JdbcOutboxStore#beginAppendOn}: a drain of this JVM with room takes an entry claimed on
  * append and handles it as soon as the transaction has committed; a rollback gives that room back.
  */
 final class SpringTransactionAppend implements ClaimedOutboxStore.TransactionalAppend {
 
-  private final JpaOutboxStore store;
+  private final JdbcOutboxStore store;
   private final DataSource dataSource;
 
-  SpringTransactionAppend(JpaOutboxStore store, DataSource dataSource) {
+  SpringTransactionAppend(JdbcOutboxStore store, DataSource dataSource) {
     this.store = store;
     this.dataSource = dataSource;
   }

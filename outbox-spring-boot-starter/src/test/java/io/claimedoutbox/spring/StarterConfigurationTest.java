@@ -2,6 +2,7 @@ package io.claimedoutbox.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.claimedoutbox.adapter.jpa.JdbcOutboxStore;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.drain.OutboxMessageHandler;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
@@ -16,11 +17,15 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 import redis.clients.jedis.JedisPooled;
 
 /** The starter's choices and failures, each in a small context. */
-@DisplayName("Spring Boot starter: Redis backend, Liquibase, the schema check, no backend, unsupported versions")
+@DisplayName("Spring Boot starter: Redis backend, a DataSource without JPA, Liquibase, the schema check, no backend, unsupported versions")
 class StarterConfigurationTest {
 
   private static final String REDIS = Optional.ofNullable(System.getenv("OUTBOX_REDIS_URL"))
@@ -47,6 +52,45 @@ class StarterConfigurationTest {
       try (JedisPooled redis = new JedisPooled(java.net.URI.create(REDIS))) {
         redis.keys("{" + prefix + ":*").forEach(redis::del);
       }
+    }
+  }
+
+  @Test
+  @DisplayName("without JPA, on a DataSource: the SQL store, appends that commit and roll back with JdbcTemplate's work")
+  void onADataSourceWithoutJpaAppendsJoinTheJdbcTransaction() throws Exception {
+    CountDownLatch delivered = new CountDownLatch(1);
+    try (PostgreSqlSchema schema = new PostgreSqlSchema()) {
+      new ApplicationContextRunner()
+          .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+              DataSourceTransactionManagerAutoConfiguration.class, JdbcTemplateAutoConfiguration.class,
+              ClaimedOutboxAutoConfiguration.class))
+          .withPropertyValues("spring.datasource.url=" + schema.url(), "claimed-outbox.retention.enabled=false")
+          .withBean(OutboxMessageHandler.class, () -> message -> delivered.countDown())
+          .run(context -> {
+            assertThat(context).hasNotFailed();
+            OutboxBackend backend = context.getBean(OutboxBackend.class);
+            assertThat(backend.name()).isEqualTo("jdbc");
+            assertThat(backend.store()).isExactlyInstanceOf(JdbcOutboxStore.class);
+            JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
+            jdbc.execute("CREATE TABLE orders (id TEXT)");
+            ClaimedOutboxStore store = context.getBean(ClaimedOutboxStore.class);
+            TransactionTemplate transaction = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
+
+            transaction.executeWithoutResult(status -> {
+              jdbc.update("INSERT INTO orders (id) VALUES ('rolled back')");
+              store.append(OutboxMessage.of("orders", new byte[] {0}));
+              status.setRollbackOnly();
+            });
+            assertThat(store.countByStatus().total()).as("entries after the rollback").isZero();
+            transaction.executeWithoutResult(status -> {
+              jdbc.update("INSERT INTO orders (id) VALUES ('42')");
+              store.append(OutboxMessage.of("orders", new byte[] {1}));
+            });
+
+            assertThat(delivered.await(30, TimeUnit.SECONDS)).as("delivered within 30 s").isTrue();
+            assertThat(jdbc.queryForList("SELECT id FROM orders", String.class)).containsExactly("42");
+            assertThat(store.countByStatus().total()).isEqualTo(1);
+          });
     }
   }
 

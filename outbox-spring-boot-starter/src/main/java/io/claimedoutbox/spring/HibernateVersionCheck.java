@@ -6,9 +6,9 @@ import java.util.regex.Pattern;
 import org.springframework.boot.SpringBootVersion;
 
 /**
- * Fails the start, naming the versions, where the JPA adapter would fail later and obscurely: it
- * is built and tested on Hibernate ORM 7 (Jakarta Persistence 3.2), which Spring Boot 4 brings;
- * Spring Boot 3.5 brings Hibernate 6.6.
+ * Fails the start, naming the versions, where the starter would fail later and obscurely: it is
+ * built on Spring Boot 4's modules with Hibernate ORM 7 (Jakarta Persistence 3.2); Spring Boot 3.5
+ * brings Hibernate 6.6. The library wired by hand runs on either.
  */
 final class HibernateVersionCheck {
 
@@ -41,7 +41,8 @@ final class HibernateVersionCheck {
     }
     return Optional.of("Claimed Outbox's Spring Boot starter supports Spring Boot 4.0 with Hibernate ORM 7"
         + " (Jakarta Persistence 3.2); this application runs Spring Boot " + boot + " with Hibernate ORM " + hibernate
-        + ". Upgrade to Spring Boot 4.0, or wire the store by hand: JdbcOutboxStore.builder(dataSource) needs no Hibernate");
+        + ". Upgrade to Spring Boot 4.0, or wire the store by hand (JdbcOutboxStore.builder(dataSource) needs no Hibernate;"
+        + " JpaOutboxStore runs on Hibernate 6.6 too)");
   }
 
   private static int major(String version) {

@@ -173,10 +173,34 @@ public class ClaimedOutboxProperties {
       LIQUIBASE
     }
 
+    /** Whether the starter creates the outbox's schema itself when no migration tool runs. */
+    public enum Initialize {
+      /** Always: what is missing of the table and its indexes is created at start (idempotent). */
+      ALWAYS,
+      /** Only on an embedded database (H2); elsewhere the start checks the table and says what to run. */
+      EMBEDDED,
+      /** Never: the start checks the table and says what to run. */
+      NEVER
+    }
+
     private boolean migrate = true;
+    private Initialize initialize = Initialize.EMBEDDED;
     private Tool tool = Tool.AUTO;
     private String historyTable = "claimed_outbox_schema_history";
     private String changelogTable = "claimed_outbox_changelog";
+
+    /**
+     * @return whether the starter creates the outbox's table and indexes itself (from the adapter's own DDL,
+     *     creating only what is missing) when neither Flyway nor Liquibase runs the outbox's migrations
+     */
+    public Initialize getInitialize() {
+      return initialize;
+    }
+
+    /** @param initialize whether the starter creates the schema itself */
+    public void setInitialize(Initialize initialize) {
+      this.initialize = initialize;
+    }
 
     /** @return what runs the outbox's migrations */
     public Tool getTool() {

@@ -36,16 +36,28 @@ final class OutboxJpaSchema {
       return;
     }
     OutboxDatabase database = databaseOf(dataSource);
-    if (settings.isMigrate()) {
-      tool(settings.getTool()).ifPresent(tool -> {
-        if (tool == ClaimedOutboxProperties.Schema.Tool.LIQUIBASE) {
-          LiquibaseMigration.migrate(dataSource, database, settings.getChangelogTable());
-        } else {
-          FlywayMigration.migrate(dataSource, database, settings.getHistoryTable());
-        }
-      });
+    Optional<ClaimedOutboxProperties.Schema.Tool> migrating = settings.isMigrate()
+        ? tool(settings.getTool()) : Optional.empty();
+    migrating.ifPresent(tool -> {
+      if (tool == ClaimedOutboxProperties.Schema.Tool.LIQUIBASE) {
+        LiquibaseMigration.migrate(dataSource, database, settings.getChangelogTable());
+      } else {
+        FlywayMigration.migrate(dataSource, database, settings.getHistoryTable());
+      }
+    });
+    if (migrating.isEmpty() && initializes(settings.getInitialize(), database)) {
+      OutboxSchema.create(dataSource, database);
     }
     check(dataSource, database);
+  }
+
+  /** Whether the starter creates what is missing of the schema itself, no migration tool running. */
+  private static boolean initializes(ClaimedOutboxProperties.Schema.Initialize initialize, OutboxDatabase database) {
+    return switch (initialize) {
+      case ALWAYS -> true;
+      case EMBEDDED -> database == OutboxDatabase.H2;
+      case NEVER -> false;
+    };
   }
 
   /** The tool that runs: the chosen one, or for {@code AUTO} Flyway, else Liquibase, else none. */
@@ -72,17 +84,9 @@ final class OutboxJpaSchema {
 
   static OutboxDatabase databaseOf(DataSource dataSource) {
     try (Connection connection = dataSource.getConnection()) {
-      String product = connection.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT);
-      if (product.contains("postgres")) {
-        return OutboxDatabase.POSTGRESQL;
-      }
-      if (product.contains("mariadb") || product.contains("mysql")) {
-        return OutboxDatabase.MARIADB;
-      }
-      if (product.contains("h2")) {
-        return OutboxDatabase.H2;
-      }
-      throw new OutboxStartupException("Claimed Outbox's JPA backend supports PostgreSQL, MariaDB and H2, not " + product);
+      String product = connection.getMetaData().getDatabaseProductName();
+      return OutboxDatabase.ofProductName(product).orElseThrow(() -> new OutboxStartupException(
+          "Claimed Outbox's SQL backend supports PostgreSQL, MariaDB and H2, not " + product));
     } catch (SQLException unreachable) {
       throw new OutboxStartupException("Claimed Outbox cannot check its table: " + unreachable.getMessage(), unreachable);
     }
@@ -94,8 +98,10 @@ final class OutboxJpaSchema {
       try {
         statement.executeQuery("SELECT id FROM outbox_entry WHERE 1 = 0").close();
       } catch (SQLException missing) {
-        throw new OutboxStartupException("Claimed Outbox: the table outbox_entry does not exist. Add Flyway or Liquibase"
-            + " (the starter then creates it, history in a table of its own) or run " + scripts + ". (" + missing.getMessage() + ")");
+        throw new OutboxStartupException("Claimed Outbox: the table outbox_entry does not exist. Set"
+            + " claimed-outbox.schema.initialize=always (the starter creates it), add Flyway or Liquibase (the starter"
+            + " runs its migrations, history in a table of their own) or run " + scripts + ". (" + missing.getMessage()
+            + ")");
       }
       Set<String> present = indexes(connection.getMetaData());
       List<String> missing = INDEXES.stream().filter(index -> !present.contains(index)).toList();

@@ -95,6 +95,25 @@ class StarterConfigurationTest {
   }
 
   @Test
+  @DisplayName("schema.initialize=always: the starter creates the table without a migration tool, and again finds it at the next start")
+  void initializeAlwaysCreatesTheSchemaWithoutAMigrationTool() {
+    try (PostgreSqlSchema schema = new PostgreSqlSchema()) {
+      ApplicationContextRunner runner = new ApplicationContextRunner()
+          .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, ClaimedOutboxAutoConfiguration.class))
+          .withPropertyValues("spring.datasource.url=" + schema.url(), "claimed-outbox.schema.migrate=false",
+              "claimed-outbox.schema.initialize=always", "claimed-outbox.retention.enabled=false");
+      for (int start = 1; start <= 2; start++) {
+        runner.run(context -> {
+          assertThat(context).hasNotFailed();
+          ClaimedOutboxStore store = context.getBean(ClaimedOutboxStore.class);
+          store.append(OutboxMessage.of("orders", new byte[] {1}));
+          assertThat(store.countByStatus().total()).isPositive();
+        });
+      }
+    }
+  }
+
+  @Test
   void withoutFlywayAMissingTableFailsTheStartNamingIt() {
     try (PostgreSqlSchema schema = new PostgreSqlSchema()) {
       new ApplicationContextRunner()
@@ -103,6 +122,7 @@ class StarterConfigurationTest {
           .withPropertyValues("spring.datasource.url=" + schema.url(), "claimed-outbox.schema.migrate=false")
           .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
               .hasMessageContaining("the table outbox_entry does not exist")
+              .hasMessageContaining("claimed-outbox.schema.initialize=always")
               .hasMessageContaining("V1__create_outbox_entry.sql"));
     }
   }

@@ -43,13 +43,7 @@ enum SqlDialect {
    * ({@link java.sql.DatabaseMetaData#getDatabaseProductName}).
    */
   static SqlDialect ofProduct(String productName) {
-    if (productName.equalsIgnoreCase("PostgreSQL")) {
-      return POSTGRESQL;
-    }
-    if (productName.equalsIgnoreCase("MariaDB") || productName.equalsIgnoreCase("MySQL")) {
-      return MARIADB;
-    }
-    return OTHER;
+    return OutboxDatabase.ofProductName(productName).map(SqlDialect::of).orElse(OTHER);
   }
 
   boolean hasSkipLocked() {

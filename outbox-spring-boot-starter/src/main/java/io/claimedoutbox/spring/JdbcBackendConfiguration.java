@@ -27,8 +27,8 @@ class JdbcBackendConfiguration {
   @Bean
   @ConditionalOnMissingBean(OutboxBackend.class)
   OutboxBackend claimedOutboxBackend(DataSource dataSource, ClaimedOutboxProperties properties) {
-    OutboxJpaSchema.prepare(dataSource, properties.getSchema());
-    JdbcOutboxStore.Builder<JdbcOutboxStore> builder = JdbcOutboxStore.builder(dataSource);
+    JdbcOutboxStore.Builder<JdbcOutboxStore> builder = JdbcOutboxStore.builder(dataSource)
+        .database(OutboxSqlSchema.prepare(dataSource, properties.getSchema()));
     if (properties.isStoreTime()) {
       builder.storeTime();
     }

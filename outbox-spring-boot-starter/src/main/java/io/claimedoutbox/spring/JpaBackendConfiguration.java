@@ -30,7 +30,7 @@ class JpaBackendConfiguration {
   OutboxBackend claimedOutboxBackend(EntityManagerFactory factory, ObjectProvider<DataSource> dataSource,
       ClaimedOutboxProperties properties) {
     HibernateVersionCheck.requireSupported();
-    OutboxJpaSchema.prepare(dataSource.getIfAvailable(), properties.getSchema());
+    OutboxSqlSchema.prepare(dataSource.getIfAvailable(), properties.getSchema());
     JdbcOutboxStore.Builder<JpaOutboxStore> builder = JpaOutboxStore.builder(factory);
     if (properties.isStoreTime()) {
       builder.storeTime();

@@ -44,9 +44,8 @@ final class SqlConditionalWrites implements ConditionalWrites {
           ? jdbc.autoCommitted(Repeat.SAFE, connection -> writer.write(connection, rows))
           : jdbc.inTransaction(Repeat.SAFE, connection -> writer.write(connection, rows));
     } catch (SQLException | RuntimeException failure) {
-      String what = writes.get(0).kind() + " of " + (writes.size() == 1
-          ? writes.get(0).entryId().toString() : writes.size() + " entries");
-      throw new WriteOutcomeUnknownException("outbox store failed: " + what + ": " + failure.getMessage(), failure);
+      throw new WriteOutcomeUnknownException("outbox store failed: " + ConditionalWrite.describe(writes) + ": "
+          + failure.getMessage(), failure);
     }
     List<WriteAnswer> answers = new ArrayList<>(outcomes.length);
     for (int outcome : outcomes) {

@@ -58,8 +58,7 @@ final class DocumentConditionalWrites implements ConditionalWrites {
 
   @Override
   public List<WriteAnswer> writeAll(List<ConditionalWrite> writes) {
-    String what = writes.get(0).kind() + " of " + (writes.size() == 1
-        ? writes.get(0).entryId().toString() : writes.size() + " entries");
+    String what = ConditionalWrite.describe(writes);
     try {
       if (writes.size() == 1) {
         ConditionalWrite write = writes.get(0);

@@ -58,7 +58,7 @@ final class RedisConditionalWrites implements ConditionalWrites {
     for (Map.Entry<Integer, List<Integer>> shard : byShard.entrySet()) {
       List<ConditionalWrite> group = shard.getValue().stream().map(writes::get).toList();
       ScriptCall call = ConditionalWriteScript.call(keys, shard.getKey(), group);
-      String what = describe(group);
+      String what = ConditionalWrite.describe(group);
       List<WriteAnswer> groupAnswers;
       try {
         groupAnswers = ConditionalWriteScript.answers(calls.safely(what, () -> call.run(redis)), what);
@@ -87,7 +87,7 @@ final class RedisConditionalWrites implements ConditionalWrites {
     if (shard.isEmpty()) {
       return Optional.empty();
     }
-    byte[] key = keys.entry(shard.getAsInt(), id).getBytes(StandardCharsets.UTF_8);
+    byte[] key = ScriptCall.bytes(keys.entry(shard.getAsInt(), id));
     Map<byte[], byte[]> raw = calls.safely("find " + id, () -> redis.hgetAll(key));
     if (raw.isEmpty()) {
       return Optional.empty();
@@ -95,10 +95,5 @@ final class RedisConditionalWrites implements ConditionalWrites {
     Map<String, byte[]> hash = new HashMap<>();
     raw.forEach((field, value) -> hash.put(new String(field, StandardCharsets.UTF_8), value));
     return Optional.of(EntryFields.decode(id, hash));
-  }
-
-  private static String describe(List<ConditionalWrite> group) {
-    ConditionalWrite first = group.get(0);
-    return first.kind() + " of " + first.entryId() + (group.size() > 1 ? " and " + (group.size() - 1) + " more" : "");
   }
 }

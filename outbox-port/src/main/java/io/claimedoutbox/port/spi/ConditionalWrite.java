@@ -6,6 +6,7 @@ import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.TransitionKind;
 import io.claimedoutbox.domain.WriteStamp;
+import java.util.List;
 
 /**
  * One write {@link TransitionKernel} asks of {@link ConditionalWrites}: store {@code next} only
@@ -50,5 +51,17 @@ public record ConditionalWrite(Claim claim, TransitionKind kind, OutboxEntry bas
   /** @return the stamp that proves, when read back, that this write landed */
   public WriteStamp stamp() {
     return next.lastWriteStamp().orElseThrow();
+  }
+
+  /**
+   * What a call writes, for failure messages: {@code DELIVERED of e-1}, or
+   * {@code DELIVERED of e-1 and 4 more}.
+   *
+   * @param writes at least one
+   * @return the description
+   */
+  public static String describe(List<ConditionalWrite> writes) {
+    ConditionalWrite first = writes.get(0);
+    return first.kind() + " of " + first.entryId() + (writes.size() > 1 ? " and " + (writes.size() - 1) + " more" : "");
   }
 }

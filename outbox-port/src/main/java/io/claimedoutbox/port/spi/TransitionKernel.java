@@ -183,7 +183,7 @@ public final class TransitionKernel {
     ConditionalWrite last = unlanded;
     Optional<OutboxEntry> durable = stored;
     for (int rewrite = 0; ; rewrite++) {
-      if (durable.isPresent() && durable.get().lastWriteStamp().equals(Optional.of(last.stamp()))) {
+      if (carries(durable, last)) {
         return ClaimTransitionResult.applied(durable.get());
       }
       Optional<ClaimTransitionResult> decided = ClaimFence.decideBeforeWrite(transition.claim(), durable);
@@ -195,14 +195,9 @@ public final class TransitionKernel {
             + " did not land: its holder's own writes moved it on " + MAX_REWRITES + " times meanwhile");
       }
       last = plan(transition, durable.get(), clock.instant());
-      WriteAnswer answer;
-      try {
-        answer = writeOne(last);
-      } catch (WriteOutcomeUnknownException lost) {
-        return resolveLost(transition, last, lost);
-      }
-      if (answer == WriteAnswer.WRITTEN) {
-        return ClaimTransitionResult.applied(last.next());
+      Optional<ClaimTransitionResult> landed = writeOne(transition, last);
+      if (landed.isPresent()) {
+        return landed.get();
       }
       durable = storage.read(transition.entryId());
     }
@@ -224,20 +219,13 @@ public final class TransitionKernel {
       return decided.get();
     }
     ConditionalWrite write = plan(transition, evaluated.get(), clock.instant());
-    WriteAnswer answer;
-    try {
-      answer = writeOne(write);
-    } catch (WriteOutcomeUnknownException lost) {
-      return resolveLost(transition, write, lost);
-    }
-    if (answer == WriteAnswer.WRITTEN) {
-      return ClaimTransitionResult.applied(write.next());
+    Optional<ClaimTransitionResult> landed = writeOne(transition, write);
+    if (landed.isPresent()) {
+      return landed.get();
     }
     Optional<OutboxEntry> refreshed = storage.read(claim.entryId());
-    if (refreshed.isPresent() && refreshed.get().lastWriteStamp().equals(Optional.of(write.stamp()))) {
-      return ClaimTransitionResult.applied(refreshed.get());
-    }
-    return ClaimFence.afterLostWrite(claim, refreshed);
+    return carries(refreshed, write) ? ClaimTransitionResult.applied(refreshed.get())
+        : ClaimFence.afterLostWrite(claim, refreshed);
   }
 
   private ClaimTransitionResult resolveLost(ClaimTransition transition, ConditionalWrite write,
@@ -249,8 +237,23 @@ public final class TransitionKernel {
         write.expectedRevision(), atomic, () -> storage.read(transition.entryId()), lost);
   }
 
-  private WriteAnswer writeOne(ConditionalWrite write) {
-    return storage.writeAll(List.of(write)).get(0);
+  /**
+   * One conditional write: {@code APPLIED} when it was written, the lost answer resolved when it was
+   * lost, empty when the backend says (or will not say) whether it was written: the entry read next decides.
+   */
+  private Optional<ClaimTransitionResult> writeOne(ClaimTransition transition, ConditionalWrite write) {
+    WriteAnswer answer;
+    try {
+      answer = storage.writeAll(List.of(write)).get(0);
+    } catch (WriteOutcomeUnknownException lost) {
+      return Optional.of(resolveLost(transition, write, lost));
+    }
+    return answer == WriteAnswer.WRITTEN ? Optional.of(ClaimTransitionResult.applied(write.next())) : Optional.empty();
+  }
+
+  /** Whether the stored entry carries {@code write}'s stamp: that write landed. */
+  private static boolean carries(Optional<OutboxEntry> stored, ConditionalWrite write) {
+    return stored.isPresent() && stored.get().lastWriteStamp().equals(Optional.of(write.stamp()));
   }
 
   private static ConditionalWrite plan(ClaimTransition transition, OutboxEntry basis, Instant now) {

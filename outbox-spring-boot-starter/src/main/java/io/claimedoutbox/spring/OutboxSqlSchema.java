@@ -16,24 +16,32 @@ import javax.sql.DataSource;
 import org.springframework.util.ClassUtils;
 
 /**
- * The {@code outbox_entry} table at start. With Flyway on the classpath (and
+ * The {@code outbox_entry} table at start, for both SQL backends ({@code jpa}, {@code jdbc}). With Flyway on the
+ * classpath (and
  * {@code claimed-outbox.schema.migrate} on), the outbox's own migrations run in a Flyway of their
  * own: its history table ({@code claimed_outbox_schema_history}) is not the application's, so the
  * outbox's {@code V1__…} never meets the application's {@code V1__…}; with Liquibase instead, as
- * a changelog of the starter's with a changelog table of its own. Then, and otherwise, the start checks
+ * a changelog of the starter's with a changelog table of its own. Without either,
+ * {@code claimed-outbox.schema.initialize} says whether the starter creates what is missing itself
+ * ({@code OutboxSchema.create}; by default on H2 only). Then the start checks
  * that the table and every index the migrations create exist, and fails naming what is missing and
  * where the scripts are.
  */
-final class OutboxJpaSchema {
+final class OutboxSqlSchema {
 
   static final List<String> INDEXES = List.of("outbox_entry_unkeyed_due", "outbox_entry_keyed_due",
       "outbox_entry_key_order", "outbox_entry_finished", "outbox_entry_dead_letter");
 
-  private OutboxJpaSchema() {}
+  private OutboxSqlSchema() {}
 
-  static void prepare(DataSource dataSource, ClaimedOutboxProperties.Schema settings) {
+  /**
+   * Migrates or creates the schema as the settings say, then checks it.
+   *
+   * @return the database behind {@code dataSource}, read once here; {@code null} without a data source
+   */
+  static OutboxDatabase prepare(DataSource dataSource, ClaimedOutboxProperties.Schema settings) {
     if (dataSource == null) {
-      return;
+      return null;
     }
     OutboxDatabase database = databaseOf(dataSource);
     Optional<ClaimedOutboxProperties.Schema.Tool> migrating = settings.isMigrate()
@@ -49,6 +57,7 @@ final class OutboxJpaSchema {
       OutboxSchema.create(dataSource, database);
     }
     check(dataSource, database);
+    return database;
   }
 
   /** Whether the starter creates what is missing of the schema itself, no migration tool running. */
@@ -62,7 +71,7 @@ final class OutboxJpaSchema {
 
   /** The tool that runs: the chosen one, or for {@code AUTO} Flyway, else Liquibase, else none. */
   private static Optional<ClaimedOutboxProperties.Schema.Tool> tool(ClaimedOutboxProperties.Schema.Tool chosen) {
-    ClassLoader loader = OutboxJpaSchema.class.getClassLoader();
+    ClassLoader loader = OutboxSqlSchema.class.getClassLoader();
     boolean flyway = ClassUtils.isPresent("org.flywaydb.core.Flyway", loader);
     boolean liquibase = ClassUtils.isPresent("liquibase.command.CommandScope", loader);
     return switch (chosen) {

@@ -103,11 +103,12 @@ class DependencyDirectionTest {
   }
 
   @Test
-  @DisplayName("the observation decorator sees only the port, Micrometer and SLF4J")
+  @DisplayName("the observation listeners see only the port, the drain's stats, Micrometer and SLF4J")
   void observationSeesOnlyThePortAndMicrometer() {
     classes().that().resideInAPackage("io.claimedoutbox.micrometer..")
         .should().onlyDependOnClassesThat().resideInAnyPackage("java..", "io.claimedoutbox.domain..",
-            "io.claimedoutbox.port..", "io.claimedoutbox.micrometer..", "io.micrometer..", "org.slf4j..")
+            "io.claimedoutbox.port..", "io.claimedoutbox.drain..", "io.claimedoutbox.micrometer..", "io.micrometer..",
+            "org.slf4j..")
         .check(PRODUCTION);
   }
 

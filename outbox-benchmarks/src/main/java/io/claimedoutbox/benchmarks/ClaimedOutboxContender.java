@@ -2,6 +2,7 @@ package io.claimedoutbox.benchmarks;
 
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
+import io.claimedoutbox.port.OutboxStoreListener;
 import io.claimedoutbox.drain.OutboxDrain;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +35,7 @@ final class ClaimedOutboxContender implements Contender {
   private final Backend backend;
   private final Duration timeout;
   private final int orderingKeys;
-  private final CountingStore counting;
+  private final StoreCallCounter counting = new StoreCallCounter();
   private String lastCalls = "";
 
   ClaimedOutboxContender(Backend backend, Duration timeout) {
@@ -46,7 +47,6 @@ final class ClaimedOutboxContender implements Contender {
     this.backend = backend;
     this.timeout = timeout;
     this.orderingKeys = orderingKeys;
-    this.counting = new CountingStore(backend.store());
   }
 
   /** @return the store calls of the last drain: how many, how big, how long */
@@ -82,7 +82,7 @@ final class ClaimedOutboxContender implements Contender {
 
   @Override
   public void drain(int workers, Handled handled) throws Exception {
-    OutboxDrain drain = OutboxDrain.builder(counting,
+    OutboxDrain drain = OutboxDrain.builder(backend.store(),
             message -> handled.delivered(new String(message.entry().message().payload(), StandardCharsets.US_ASCII)))
         .workerId(WorkerId.of("bench-" + workers))
         .concurrency(workers)
@@ -90,12 +90,14 @@ final class ClaimedOutboxContender implements Contender {
         .build();
     counting.summaryAndReset(1);
     long started = System.nanoTime();
-    drain.start();
-    try {
-      handled.await(timeout);
-    } finally {
-      drain.stop(Duration.ofSeconds(30));
-      lastCalls = counting.summaryAndReset((System.nanoTime() - started) / 1e9);
+    try (OutboxStoreListener.Registration listening = backend.store().listen(counting)) {
+      drain.start();
+      try {
+        handled.await(timeout);
+      } finally {
+        drain.stop(Duration.ofSeconds(30));
+        lastCalls = counting.summaryAndReset((System.nanoTime() - started) / 1e9);
+      }
     }
   }
 

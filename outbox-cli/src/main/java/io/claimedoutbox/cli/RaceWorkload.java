@@ -10,7 +10,7 @@ import io.claimedoutbox.drain.OutboxDrain;
 import io.claimedoutbox.drain.OutboxMessageHandler;
 import io.claimedoutbox.drain.PermanentDeliveryFailure;
 import io.claimedoutbox.drain.RetryPolicy;
-import io.claimedoutbox.micrometer.ObservedOutboxStore;
+import io.claimedoutbox.micrometer.OutboxStoreMeters;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.StoreCapability;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -39,7 +39,9 @@ final class RaceWorkload {
     TransitionHistory history = new TransitionHistory();
     HistoryRecordingStore recording = new HistoryRecordingStore(backend.store(), history);
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    OutboxClaimOutcomeStore store = ObservedOutboxStore.observe(recording, registry);
+    // the meters listen to the backend's store, as in production, while the race runs
+    OutboxStoreMeters.observe(recording, registry);
+    OutboxClaimOutcomeStore store = recording;
 
     List<EntryId> appended = new ArrayList<>();
     for (int first = 0; first < settings.entries(); first += 500) {

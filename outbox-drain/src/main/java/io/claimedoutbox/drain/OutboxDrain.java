@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The hosted drain: a long-running component that claims entries for one worker id, hands each to
  * an {@link OutboxMessageHandler}, and records the result — delivered, failed (retry later with
- * exponential backoff and jitter) or dead-lettered (permanent failure, or attempts used up). Give it
- * a store wrapped for observation ({@code ObservedOutboxStore} in {@code outbox-micrometer}) and a
+ * exponential backoff and jitter) or dead-lettered (permanent failure, or attempts used up). Observe
+ * its store ({@code OutboxStoreMeters} in {@code outbox-micrometer}, a listener of the store) and a
  * losing worker's transitions show up as non-applied warnings and metrics, never as its own success.
  *
  * <p>Four parts, each in its own class:
@@ -103,7 +103,7 @@ public final class OutboxDrain implements AutoCloseable {
   /**
    * Starts building a drain.
    *
-   * @param store where entries are claimed and recorded; wrap it in {@code ObservedOutboxStore}
+   * @param store where entries are claimed and recorded; observe it with {@code OutboxStoreMeters}
    *     ({@code outbox-micrometer}) to count and log every outcome
    * @param handler what emits each message
    * @return a builder; {@link Builder#workerId} is required

@@ -11,9 +11,7 @@ import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
-import io.claimedoutbox.micrometer.ObservedOutboxStore;
 import io.claimedoutbox.conformance.TransitionWriteHook;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -35,9 +33,8 @@ class DrainShutdownTest {
   void secondDrainFinishesWhatTheFirstLeft() throws InterruptedException {
     MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
     TransitionHistory history = new TransitionHistory();
-    ObservedOutboxStore store = ObservedOutboxStore.observe(
-        new HistoryRecordingStore(new InMemoryOutboxStore(clock, TransitionWriteHook.NONE), history),
-        new SimpleMeterRegistry());
+    HistoryRecordingStore store =
+        new HistoryRecordingStore(new InMemoryOutboxStore(clock, TransitionWriteHook.NONE), history);
     List<OutboxEntry> appended = store.appendAll(IntStream.range(0, ENTRIES)
         .mapToObj(i -> OutboxMessage.of(i == 700 ? "stuck" : "ok", new byte[] {1}))
         .toList());
@@ -87,7 +84,7 @@ class DrainShutdownTest {
         + " the second finished the rest%n", finishedByFirst, ENTRIES, firstStats.leftToLeaseExpiry());
   }
 
-  private static OutboxDrain drain(ObservedOutboxStore store, OutboxMessageHandler handler, String name, MutableClock clock) {
+  private static OutboxDrain drain(HistoryRecordingStore store, OutboxMessageHandler handler, String name, MutableClock clock) {
     return OutboxDrain.builder(store, handler)
         .workerId(WorkerId.of(name))
         .lease(LEASE)

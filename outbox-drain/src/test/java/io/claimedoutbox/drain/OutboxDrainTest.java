@@ -12,10 +12,9 @@ import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
-import io.claimedoutbox.micrometer.ObservedOutboxStore;
 import io.claimedoutbox.port.ForwardingOutboxStore;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.conformance.TransitionWriteHook;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,7 +38,7 @@ class OutboxDrainTest {
 
   private final MutableClock clock = new MutableClock(START);
   private final InMemoryOutboxStore backing = new InMemoryOutboxStore(clock, TransitionWriteHook.NONE);
-  private final ObservedOutboxStore store = ObservedOutboxStore.observe(backing, new SimpleMeterRegistry());
+  private final InMemoryOutboxStore store = backing;
   private final ManualExecutor handlers = new ManualExecutor();
   private final ScheduledExecutorService unusedScheduler = Executors.newSingleThreadScheduledExecutor();
 
@@ -264,7 +263,7 @@ class OutboxDrainTest {
   void resultsThatFinishWhileAWriteIsInFlightAreRecordedInOneCall() {
     List<OutboxEntry> entries = List.of(append(), append(), append(), append(), append());
     List<Integer> groupSizes = new ArrayList<>();
-    ObservedOutboxStore recording = ObservedOutboxStore.observe(new ForwardingOutboxStore(backing) {
+    OutboxClaimOutcomeStore recording = new ForwardingOutboxStore(backing) {
       @Override
       public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
         groupSizes.add(transitions.size());
@@ -273,7 +272,7 @@ class OutboxDrainTest {
         }
         return super.tryTransitionAll(transitions);
       }
-    }, new SimpleMeterRegistry());
+    };
     OutboxDrain drain = OutboxDrain.builder(recording, message -> { })
         .workerId(WorkerId.of("drain-1")).clock(clock).executors(handlers, unusedScheduler).build();
 

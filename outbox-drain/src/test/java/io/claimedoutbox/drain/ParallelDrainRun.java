@@ -8,18 +8,13 @@ import io.claimedoutbox.conformance.TransitionHistory;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
-import io.claimedoutbox.micrometer.ObservedOutboxStore;
-import io.claimedoutbox.micrometer.OutboxMetrics;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -32,7 +27,7 @@ import java.util.stream.IntStream;
  * renew leases promptly; the other half effectively never do (a stalled renewer), so their slow
  * entries are taken over by others and their late results come back not applied. Checks that
  * every entry ends delivered or dead-lettered, each attributed to exactly one APPLIED result, and
- * that the counter's applied total equals the applied results observed.
+ * that the store's listener heard each transition once (its applied total equals the applied results observed).
  */
 final class ParallelDrainRun {
 
@@ -43,8 +38,9 @@ final class ParallelDrainRun {
   static void run(String backend, OutboxClaimOutcomeStore rawStore, MutableClock clock, int drains, int entries)
       throws InterruptedException {
     TransitionHistory history = new TransitionHistory();
-    SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    ObservedOutboxStore store = ObservedOutboxStore.observe(new HistoryRecordingStore(rawStore, history), registry);
+    OutcomeTally tally = new OutcomeTally();
+    HistoryRecordingStore store = new HistoryRecordingStore(rawStore, history);
+    store.listen(tally);
     List<EntryId> ids = new ArrayList<>();
     for (int first = 0; first < entries; first += 500) {
       List<OutboxMessage> batch = IntStream.range(first, Math.min(entries, first + 500))
@@ -90,16 +86,16 @@ final class ParallelDrainRun {
     assertThat(history.violations(ids, store::find, false))
         .as("every entry finished, each attributed to exactly one APPLIED result, no two live claims, nothing lost")
         .isEmpty();
-    Map<String, Double> byOutcome = new TreeMap<>();
-    registry.find(OutboxMetrics.TRANSITION_ATTEMPTS).counters()
-        .forEach(counter -> byOutcome.merge(counter.getId().getTag(OutboxMetrics.OUTCOME), counter.count(), Double::sum));
-    assertThat(byOutcome.get("applied")).isEqualTo((double) history.appliedCount());
-    double attempts = registry.find(OutboxMetrics.TRANSITION_ATTEMPTS).counters().stream().mapToDouble(Counter::count).sum();
-    assertThat(attempts).isEqualTo(history.outcomeCounts().values().stream().mapToInt(Integer::intValue).sum());
+    Map<String, Long> byOutcome = tally.byOutcome();
+    assertThat(byOutcome.get("applied")).as("the store's listener heard every APPLIED result once")
+        .isEqualTo((long) history.appliedCount());
+    long attempts = byOutcome.values().stream().mapToLong(Long::longValue).sum();
+    assertThat(attempts).as("the store's listener heard every transition once")
+        .isEqualTo(history.outcomeCounts().values().stream().mapToInt(Integer::intValue).sum());
     long delivered = ids.stream().filter(id -> store.find(id).orElseThrow().status()
         == io.claimedoutbox.domain.EntryStatus.DELIVERED).count();
     System.out.printf("Parallel drain on %s: %d drains, %d entries (%d delivered, %d dead-lettered);"
-            + " outbox.claim_transition_attempts by outcome %s%n",
+            + " transitions heard by the store's listener, by outcome %s%n",
         backend, drains, entries, delivered, entries - delivered, byOutcome);
   }
 }

@@ -64,18 +64,31 @@ public final class BacklogGauges {
    * @return the gauges
    */
   public static BacklogGauges register(BacklogReader reader, MeterRegistry registry) {
+    return register(reader, registry, OutboxMeterNames.defaults());
+  }
+
+  /**
+   * Registers gauges that read through {@code reader}, under {@code names}.
+   *
+   * @param reader the backlog reader
+   * @param registry where the gauges go
+   * @param names whose {@link OutboxMeterNames#entries} and {@link OutboxMeterNames#oldestDueAge} name the gauges
+   * @return the gauges
+   */
+  public static BacklogGauges register(BacklogReader reader, MeterRegistry registry, OutboxMeterNames names) {
     BacklogGauges gauges = new BacklogGauges(Arguments.requireNonNull(reader, "reader"));
     Arguments.requireNonNull(registry, "registry");
+    Arguments.requireNonNull(names, "names");
     for (EntryStatus status : EntryStatus.values()) {
       // Strongly referenced: the registry holds the only reference, and a weak one would let the
       // gauges be collected and report NaN.
-      Gauge.builder(OutboxMetrics.ENTRIES, gauges, self -> self.count(status))
+      Gauge.builder(names.entries(), gauges, self -> self.count(status))
           .strongReference(true)
           .tag(OutboxMetrics.TAG_STATUS, status.tagValue())
           .description("Outbox entries in this status, as of the last backlog read")
           .register(registry);
     }
-    Gauge.builder(OutboxMetrics.OLDEST_DUE_AGE, gauges, BacklogGauges::oldestDueAgeSeconds)
+    Gauge.builder(names.oldestDueAge(), gauges, BacklogGauges::oldestDueAgeSeconds)
         .strongReference(true)
         .baseUnit("seconds")
         .description("How long the oldest due outbox entry has waited, as of the last backlog read")

@@ -28,7 +28,7 @@ class BacklogGaugesTest {
 
   @Test
   void observingAStoreWithOperationsExportsTheBacklog() {
-    ObservedOutboxStore.observe(store, registry);
+    OutboxStoreMeters.observe(store, registry);
     store.append(OutboxMessage.of("orders", new byte[] {1}));
     store.append(OutboxMessage.of("orders", new byte[] {2}));
     store.claimDue(WorkerId.of("w"), 1, Duration.ofSeconds(30));

@@ -92,4 +92,14 @@ public abstract class ForwardingOutboxStore implements OutboxClaimOutcomeStore {
   public CommitNotifications commitNotifications() {
     return delegate.commitNotifications();
   }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>The delegate's listeners: they hear the delegate's calls, not what this decorator adds.
+   */
+  @Override
+  public OutboxStoreListener.Registration listen(OutboxStoreListener listener) {
+    return delegate.listen(listener);
+  }
 }

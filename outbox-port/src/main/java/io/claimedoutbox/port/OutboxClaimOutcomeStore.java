@@ -97,6 +97,21 @@ public interface OutboxClaimOutcomeStore extends OutboxClaimStore {
   Set<StoreCapability> capabilities();
 
   /**
+   * Makes {@code listener} hear every call of this store from now on, until the registration is
+   * closed: the way to observe a store (metrics, traces, recorders) without a decorator in between.
+   * Every shipped store supports it (the SPI's {@code KernelOutboxStore} calls the listeners); the
+   * default, for a store written by hand without it, refuses.
+   *
+   * @param listener what to call; not {@code null}
+   * @return the registration
+   * @throws UnsupportedOperationException when this store calls no listeners
+   */
+  default OutboxStoreListener.Registration listen(OutboxStoreListener listener) {
+    throw new UnsupportedOperationException(getClass().getName() + " calls no store listeners: build it on"
+        + " io.claimedoutbox.port.spi.KernelOutboxStore");
+  }
+
+  /**
    * Marks the claimed entry delivered, saying whether this call wrote it.
    *
    * @param claim the caller's claim

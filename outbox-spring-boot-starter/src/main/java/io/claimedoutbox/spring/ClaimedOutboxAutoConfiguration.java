@@ -6,8 +6,11 @@ import io.claimedoutbox.drain.OutboxMessageHandler;
 import io.claimedoutbox.drain.OutboxRetention;
 import io.claimedoutbox.drain.RetryPolicy;
 import io.claimedoutbox.micrometer.BacklogReader;
-import io.claimedoutbox.micrometer.ObservedOutboxStore;
-import io.claimedoutbox.micrometer.ObservedTransitions;
+import io.claimedoutbox.micrometer.BacklogGauges;
+import io.claimedoutbox.micrometer.DrainMeters;
+import io.claimedoutbox.micrometer.OutboxMeterNames;
+import io.claimedoutbox.micrometer.OutboxStoreMeters;
+import io.claimedoutbox.micrometer.OutboxStoreObservations;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.tracing.TracedHandler;
 import io.claimedoutbox.tracing.TracedMessages;
@@ -58,11 +61,16 @@ import org.springframework.context.annotation.Import;
 public class ClaimedOutboxAutoConfiguration {
 
   /**
-   * The store, decorated: metrics ({@link ObservedOutboxStore}, with the backlog gauges) when a
-   * {@code MeterRegistry} exists, observations ({@link ObservedTransitions}) when an
-   * {@code ObservationRegistry} does.
+   * The store, observed through listeners of the backend's store itself (so it keeps every
+   * capability it has): when an {@code ObservationRegistry} exists, each transition call is an
+   * observation ({@link OutboxStoreObservations}: a span, and the call's one timer through Boot's
+   * meter handler); when a {@code MeterRegistry} exists, attempts by outcome, claims and appends
+   * ({@link OutboxStoreMeters}) and the backlog gauges, all under
+   * {@code claimed-outbox.metrics-prefix}.
    *
    * @param backend the backend's store
+   * @param backlog the backlog reader the gauges share with the health check
+   * @param properties the settings
    * @param meters the application's meter registry, if any
    * @param observations the application's observation registry, if any
    * @param tracing trace context, if a tracer exists
@@ -71,20 +79,33 @@ public class ClaimedOutboxAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean(OutboxClaimOutcomeStore.class)
   public ClaimedOutboxStore claimedOutboxStore(ObjectProvider<OutboxBackend> backend, BacklogReader backlog,
-      ObjectProvider<MeterRegistry> meters, ObjectProvider<ObservationRegistry> observations,
-      ObjectProvider<OutboxTracing> tracing) {
+      ClaimedOutboxProperties properties, ObjectProvider<MeterRegistry> meters,
+      ObjectProvider<ObservationRegistry> observations, ObjectProvider<OutboxTracing> tracing) {
     OutboxBackend chosen = chosen(backend);
     OutboxClaimOutcomeStore store = chosen.store();
+    OutboxMeterNames names = meterNames(properties);
+    ObservationRegistry observationRegistry = observations.getIfAvailable();
+    boolean observed = observationRegistry != null && !observationRegistry.isNoop();
+    if (observed) {
+      store.listen(OutboxStoreObservations.of(observationRegistry, names));
+    }
     MeterRegistry registry = meters.getIfAvailable();
     if (registry != null) {
-      store = ObservedOutboxStore.observe(store, registry, backlog);
-    }
-    ObservationRegistry observationRegistry = observations.getIfAvailable();
-    if (observationRegistry != null && !observationRegistry.isNoop()) {
-      store = ObservedTransitions.observe(store, observationRegistry);
+      OutboxStoreMeters.Builder storeMeters = OutboxStoreMeters.builder(registry).names(names);
+      store.listen((observed ? storeMeters.timedByObservation() : storeMeters).build());
+      BacklogGauges.register(backlog, registry, names);
     }
     return new ClaimedOutboxStore(store, chosen.operations(), chosen.transactionalAppend(),
         tracing.getIfAvailable(() -> OutboxTracing.NONE).onAppend());
+  }
+
+  private static OutboxMeterNames meterNames(ClaimedOutboxProperties properties) {
+    String prefix = properties.getMetricsPrefix();
+    try {
+      return "outbox".equals(prefix) ? OutboxMeterNames.defaults() : OutboxMeterNames.withPrefix(prefix);
+    } catch (IllegalArgumentException | NullPointerException bad) {
+      throw new OutboxStartupException("claimed-outbox.metrics-prefix is not usable: " + bad.getMessage());
+    }
   }
 
   /**
@@ -129,7 +150,7 @@ public class ClaimedOutboxAutoConfiguration {
         .retryPolicy(RetryPolicy.builder().initialBackoff(settings.getInitialBackoff())
             .maxBackoff(settings.getMaxBackoff()).maxAttempts(settings.getMaxAttempts()).build())
         .build();
-    meters.ifAvailable(registry -> DrainMeters.bind(drain, registry));
+    meters.ifAvailable(registry -> DrainMeters.bind(drain, registry, meterNames(properties)));
     return new OutboxDrainLifecycle(drain, settings.getShutdownTimeout());
   }
 

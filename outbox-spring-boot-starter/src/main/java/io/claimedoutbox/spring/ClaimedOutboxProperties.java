@@ -30,6 +30,7 @@ public class ClaimedOutboxProperties {
   private Backend backend = Backend.AUTO;
   private boolean storeTime;
   private Duration backlogRefresh = Duration.ofSeconds(15);
+  private String metricsPrefix = "outbox";
   private final Redis redis = new Redis();
   private final Mongodb mongodb = new Mongodb();
   private final Schema schema = new Schema();
@@ -65,6 +66,16 @@ public class ClaimedOutboxProperties {
   /** @param backlogRefresh how long one backlog read serves the gauges and the health check */
   public void setBacklogRefresh(Duration backlogRefresh) {
     this.backlogRefresh = backlogRefresh;
+  }
+
+  /** @return the prefix of every meter the outbox registers ({@code outbox}: {@code outbox.claim_transition_attempts}…) */
+  public String getMetricsPrefix() {
+    return metricsPrefix;
+  }
+
+  /** @param metricsPrefix the prefix of every meter the outbox registers, without a trailing dot */
+  public void setMetricsPrefix(String metricsPrefix) {
+    this.metricsPrefix = metricsPrefix;
   }
 
   /** @return the Redis settings */

@@ -25,8 +25,9 @@ import java.util.function.UnaryOperator;
  * Spring Data MongoDB's session-bound database): the entries commit or roll back with the caller's
  * business write. Without an active transaction, or on a backend that
  * cannot join one, it appends in a transaction of its own. When a tracer is present, each message
- * carries the current trace in its {@code traceparent} header. Transitions go through the metrics
- * and observation decorators the application's registries called for. Thread-safe.
+ * carries the current trace in its {@code traceparent} header. Metrics and observations are
+ * listeners of the backend's store ({@link #listen} reaches it too), so every call is observed
+ * once, however it is made. Thread-safe.
  */
 public final class ClaimedOutboxStore extends ForwardingOutboxStore implements OutboxOperations {
 
@@ -47,9 +48,9 @@ public final class ClaimedOutboxStore extends ForwardingOutboxStore implements O
   private final TransactionalAppend transactionalAppend;
   private final UnaryOperator<OutboxMessage> decorateMessage;
 
-  ClaimedOutboxStore(OutboxClaimOutcomeStore observed, OutboxOperations operations,
+  ClaimedOutboxStore(OutboxClaimOutcomeStore store, OutboxOperations operations,
       TransactionalAppend transactionalAppend, UnaryOperator<OutboxMessage> decorateMessage) {
-    super(observed);
+    super(store);
     this.operations = Arguments.requireNonNull(operations, "operations");
     this.transactionalAppend = Arguments.requireNonNull(transactionalAppend, "transactionalAppend");
     this.decorateMessage = Arguments.requireNonNull(decorateMessage, "decorateMessage");

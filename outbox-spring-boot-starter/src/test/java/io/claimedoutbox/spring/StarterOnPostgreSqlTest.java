@@ -7,6 +7,11 @@ import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.micrometer.OutboxMetrics;
+import io.claimedoutbox.domain.ClaimTransitionResult;
+import io.claimedoutbox.port.OutboxStoreListener;
+import io.claimedoutbox.port.StoreCall;
+import io.micrometer.core.instrument.Counter;
+import java.util.concurrent.CountDownLatch;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxClaimStore;
 import io.claimedoutbox.port.OutboxOperations;
@@ -128,9 +133,38 @@ class StarterOnPostgreSqlTest {
     MeterRegistry meters = context.getBean(MeterRegistry.class);
     assertThat(meters.find(OutboxMetrics.ENTRIES).tag(OutboxMetrics.TAG_STATUS, EntryStatus.PENDING.tagValue()).gauge())
         .isNotNull();
-    assertThat(meters.find(DrainMeters.FAILURES).tag("part", "claim").functionCounter()).as("the drain's failures")
+    assertThat(meters.find("outbox.drain.failures").tag("part", "claim").functionCounter()).as("the drain's failures")
         .isNotNull();
-    assertThat(meters.find(DrainMeters.HELD_PAYLOAD).gauge()).isNotNull();
+    assertThat(meters.find("outbox.drain.held_payload_bytes").gauge()).isNotNull();
+  }
+
+  @Test
+  @DisplayName("every call is observed once, by listeners of the backend's store: one timer per transition call")
+  void everyCallIsObservedOnceByListenersOfTheBackendsStore() throws Exception {
+    CountDownLatch delivered = new CountDownLatch(1);
+    try (OutboxStoreListener.Registration heard = store.listen(call -> call.kind() != StoreCall.Kind.TRANSITION
+        ? OutboxStoreListener.CallListener.NONE : new OutboxStoreListener.CallListener() {
+          @Override
+          public void transitioned(List<ClaimTransitionResult> results, long nanos) {
+            if (results.stream().anyMatch(result -> result.isApplied() && result.entry().status() == EntryStatus.DELIVERED
+                && result.entry().message().orderingKey().orElseThrow().equals("order-observed"))) {
+              delivered.countDown();
+            }
+          }
+        })) {
+      orders.place("order-observed", 1);
+      assertThat(delivered.await(30, TimeUnit.SECONDS)).as("its delivery heard within 30 s").isTrue();
+    }
+    MeterRegistry meters = context.getBean(MeterRegistry.class);
+    assertThat(meters.find(OutboxMetrics.APPENDED_ENTRIES).counter().count()).isGreaterThanOrEqualTo(1);
+    assertThat(meters.find(OutboxMetrics.CLAIMED_ENTRIES).counters().stream().mapToDouble(Counter::count).sum())
+        .as("claims are observed").isGreaterThanOrEqualTo(1);
+    assertThat(meters.find(OutboxMetrics.TRANSITION_ATTEMPTS).tag(OutboxMetrics.OUTCOME, "applied").counters())
+        .isNotEmpty();
+    assertThat(meters.find(OutboxMetrics.TRANSITION_DURATION).timers())
+        .as("the transition timer comes from the observation alone (its meter handler adds the error tag)")
+        .isNotEmpty().allSatisfy(timer -> assertThat(timer.getId().getTag("error")).isNotNull());
+    assertThat(meters.find("outbox.transition").meters()).as("no second timer under another name").isEmpty();
   }
 
   @Test

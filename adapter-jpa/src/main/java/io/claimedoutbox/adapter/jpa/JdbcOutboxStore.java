@@ -4,19 +4,15 @@ import io.claimedoutbox.port.ListenState;
 import io.claimedoutbox.adapter.jpa.JdbcAccess.Repeat;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
-import io.claimedoutbox.domain.ClaimTransition;
-import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.Instants;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
-import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OperationArguments;
 import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.spi.NewEntries;
-import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.spi.AppendedClaims;
 import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.OutboxOperations;
@@ -26,6 +22,7 @@ import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.spi.StoreTimeClock;
+import io.claimedoutbox.port.spi.KernelOutboxStore;
 import io.claimedoutbox.port.spi.TransitionKernel;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -35,7 +32,6 @@ import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -71,7 +67,7 @@ import javax.sql.DataSource;
  * <p>Thread-safe: every call borrows its own connection. Appends that must join the caller's
  * transaction use {@link #appendOn} or {@link #beginAppendOn}.
  */
-public sealed class JdbcOutboxStore implements OutboxClaimOutcomeStore, OutboxOperations permits JpaOutboxStore {
+public sealed class JdbcOutboxStore extends KernelOutboxStore implements OutboxOperations permits JpaOutboxStore {
 
   private final JdbcAccess jdbc;
   private final SqlDialect dialect;
@@ -99,7 +95,7 @@ public sealed class JdbcOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     this.operations = new SqlOperations(jdbc, dialect, clock);
     this.channel = builder.listen && dialect == SqlDialect.POSTGRESQL && hasPostgresDriver()
         ? new PostgresCommitChannel(jdbc) : null;
-    this.commits = channel != null ? CommitSignal.withRemote(channel::listen) : CommitSignal.local();
+    this.commits = newCommitSignal(channel != null ? channel::listen : null);
   }
 
   private static boolean hasPostgresDriver() {
@@ -153,11 +149,7 @@ public sealed class JdbcOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    * ({@link StoreCapability#CLAIM_ON_APPEND}) are returned as written, claimed by it.
    */
   @Override
-  public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
-    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    if (batch.isEmpty()) {
-      return List.of();
-    }
+  protected List<OutboxEntry> appendChecked(List<OutboxMessage> batch) {
     Instant now = clock.instant();
     List<OutboxEntry> written = commits.claimOnAppend(NewEntries.of(batch, now), now);
     try {
@@ -222,6 +214,10 @@ public sealed class JdbcOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    * the drains of this store when it completes; see {@link JpaOutboxStore#appendWithin}.
    */
   List<OutboxEntry> appendJoined(JoinedTransaction transaction, List<OutboxMessage> batch) {
+    return listenedAppend(batch.size(), () -> appendJoinedChecked(transaction, batch));
+  }
+
+  private List<OutboxEntry> appendJoinedChecked(JoinedTransaction transaction, List<OutboxMessage> batch) {
     Instant now = clock.instant();
     List<OutboxEntry> written = commits.claimOnAppend(NewEntries.of(batch, now), now);
     try {
@@ -251,14 +247,16 @@ public sealed class JdbcOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   public List<OutboxEntry> appendOn(Connection connection, List<OutboxMessage> messages) {
     Arguments.requireNonNull(connection, "connection");
     List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    List<OutboxEntry> appended = NewEntries.of(batch, clock.instant());
-    try {
-      requireTransaction(connection, "appendOn");
-      insert(connection, appended);
-      return appended;
-    } catch (SQLException failure) {
-      throw JdbcAccess.failure("append", failure);
-    }
+    return listenedAppend(batch.size(), () -> {
+      List<OutboxEntry> appended = NewEntries.of(batch, clock.instant());
+      try {
+        requireTransaction(connection, "appendOn");
+        insert(connection, appended);
+        return appended;
+      } catch (SQLException failure) {
+        throw JdbcAccess.failure("append", failure);
+      }
+    });
   }
 
   /**
@@ -282,14 +280,17 @@ public sealed class JdbcOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     } catch (SQLException failure) {
       throw JdbcAccess.failure("append", failure);
     }
-    Instant now = clock.instant();
-    List<OutboxEntry> written = commits.claimOnAppend(NewEntries.of(batch, now), now);
-    try {
-      insert(connection, written);
-    } catch (SQLException | RuntimeException failure) {
-      commits.notCommitted(written);
-      throw JdbcAccess.failure("append", failure);
-    }
+    List<OutboxEntry> written = listenedAppend(batch.size(), () -> {
+      Instant now = clock.instant();
+      List<OutboxEntry> claimed = commits.claimOnAppend(NewEntries.of(batch, now), now);
+      try {
+        insert(connection, claimed);
+      } catch (SQLException | RuntimeException failure) {
+        commits.notCommitted(claimed);
+        throw JdbcAccess.failure("append", failure);
+      }
+      return claimed;
+    });
     return new PendingAppend(written, () -> entriesCommitted(written), () -> commits.notCommitted(written));
   }
 
@@ -311,13 +312,12 @@ public sealed class JdbcOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   }
 
   @Override
-  public Optional<OutboxEntry> find(EntryId id) {
-    return rows.read(Arguments.requireNonNull(id, "id"));
+  protected Optional<OutboxEntry> read(EntryId id) {
+    return rows.read(id);
   }
 
   @Override
-  public boolean delete(EntryId id) {
-    Arguments.requireNonNull(id, "id");
+  protected boolean remove(EntryId id) {
     try {
       return jdbc.autoCommitted(Repeat.ONCE, connection -> {
         try (PreparedStatement delete = connection.prepareStatement(EntryRows.DELETE)) {
@@ -331,8 +331,7 @@ public sealed class JdbcOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   }
 
   @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
-    StoreArguments.checkClaimDue(worker, maxEntries, maxPayloadBytes, lease);
+  protected List<Claim> claimDueChecked(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
     try {
       // at the precision entries are stored with: PostgreSQL rounds a bound instant to the microsecond,
       // and 0.9996 ms would then take an entry due at 1 ms that the domain, comparing at 1 ms, refuses
@@ -350,9 +349,8 @@ public sealed class JdbcOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    * (one index probe), then, when it is due, an autocommitted update checked against the revision read.
    */
   @Override
-  public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
-    StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
-    return claimNextOfKeys(worker, List.of(orderingKey), lease);
+  protected List<Claim> claimNextOfKeyChecked(WorkerId worker, String orderingKey, Duration lease) {
+    return claimNextOfKeysChecked(worker, List.of(orderingKey), lease);
   }
 
   /**
@@ -363,11 +361,7 @@ public sealed class JdbcOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    * one write of the claims of those that are due, each checked against the revision read.
    */
   @Override
-  public List<Claim> claimNextOfKeys(WorkerId worker, Collection<String> orderingKeys, Duration lease) {
-    List<String> keys = StoreArguments.checkClaimNextOfKeys(worker, orderingKeys, lease);
-    if (keys.isEmpty()) {
-      return List.of();
-    }
+  protected List<Claim> claimNextOfKeysChecked(WorkerId worker, List<String> keys, Duration lease) {
     Instant now = clock.instant();
     try {
       List<OutboxEntry> due = jdbc.autoCommitted(Repeat.SAFE,
@@ -388,10 +382,9 @@ public sealed class JdbcOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    * <p>One statement on PostgreSQL ({@link RowWriter}), a batch in one transaction elsewhere.
    */
   @Override
-  public List<Claim> claimAppended(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
-    List<OutboxEntry> checked = StoreArguments.checkClaimAppended(worker, appended, lease);
+  protected List<Claim> claimAppendedChecked(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
     Instant now = clock.instant();
-    List<OutboxEntry> candidates = AppendedClaims.candidates(checked, now);
+    List<OutboxEntry> candidates = AppendedClaims.candidates(appended, now);
     if (candidates.isEmpty()) {
       return List.of();
     }
@@ -403,13 +396,8 @@ public sealed class JdbcOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   }
 
   @Override
-  public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
-    return transitions.transition(claim, request);
-  }
-
-  @Override
-  public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> batch) {
-    return transitions.transitionAll(batch);
+  protected TransitionKernel transitionKernel() {
+    return transitions;
   }
 
   @Override

@@ -25,21 +25,17 @@ import com.mongodb.client.model.Sorts;
 import com.mongodb.client.result.UpdateResult;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
-import io.claimedoutbox.domain.ClaimTransition;
-import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.Instants;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
-import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.spi.NewEntries;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OperationArguments;
 import io.claimedoutbox.port.CommitNotifications;
-import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.ListenState;
 import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.OutboxOperations;
@@ -49,6 +45,7 @@ import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.spi.StoreTimeClock;
+import io.claimedoutbox.port.spi.KernelOutboxStore;
 import io.claimedoutbox.port.spi.TransitionKernel;
 import io.claimedoutbox.domain.PayloadBudget;
 import java.time.Clock;
@@ -97,7 +94,7 @@ import org.bson.conversions.Bson;
  * <p>Every read that decides an outcome goes to the primary; writes use the configured write
  * concern (majority by default).
  */
-public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOperations {
+public final class MongoOutboxStore extends KernelOutboxStore implements OutboxOperations {
 
   /** The name of the due index {@link #createIndexes()} creates. */
   public static final String DUE_INDEX = "outbox_due";
@@ -129,7 +126,7 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     this.channel = builder.listen ? new MongoCommitChannel(client, client.getDatabase(builder.databaseName),
         collection)
         : null;
-    this.commits = channel != null ? CommitSignal.withRemote(channel::listen) : CommitSignal.local();
+    this.commits = newCommitSignal(channel != null ? channel::listen : null);
   }
 
   /**
@@ -212,13 +209,10 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    * connection is not acceptable.
    */
   @Override
-  public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
-    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
+  protected List<OutboxEntry> appendChecked(List<OutboxMessage> batch) {
     List<OutboxEntry> entries = NewEntries.of(batch, clock.instant());
-    if (!entries.isEmpty()) {
-      run("append", () -> collection.insertMany(entries.stream().map(EntryDocuments::toDocument).toList()));
-      commits.committed(entries);
-    }
+    run("append", () -> collection.insertMany(entries.stream().map(EntryDocuments::toDocument).toList()));
+    commits.committed(entries);
     return entries;
   }
 
@@ -271,15 +265,18 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   public List<OutboxEntry> appendAll(ClientSession session, List<OutboxMessage> messages) {
     Arguments.requireNonNull(session, "session");
     List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    List<OutboxEntry> entries = NewEntries.of(batch, clock.instant());
-    if (!entries.isEmpty()) {
+    if (batch.isEmpty()) {
+      return List.of();
+    }
+    return listenedAppend(batch.size(), () -> {
+      List<OutboxEntry> entries = NewEntries.of(batch, clock.instant());
       run("append", () -> collection.insertMany(session,
           entries.stream().map(EntryDocuments::toDocument).toList()));
       if (!session.hasActiveTransaction()) {
         commits.committed(entries);
       }
-    }
-    return entries;
+      return entries;
+    });
   }
 
   /**
@@ -301,29 +298,30 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
           + ", the store's, was " + database.getName());
     }
     List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    List<OutboxEntry> entries = NewEntries.of(batch, clock.instant());
-    if (!entries.isEmpty()) {
+    if (batch.isEmpty()) {
+      return List.of();
+    }
+    return listenedAppend(batch.size(), () -> {
+      List<OutboxEntry> entries = NewEntries.of(batch, clock.instant());
       MongoCollection<Document> target = database.getCollection(collection.getNamespace().getCollectionName())
           .withWriteConcern(collection.getWriteConcern());
       run("append", () -> target.insertMany(entries.stream().map(EntryDocuments::toDocument).toList()));
-    }
-    return entries;
+      return entries;
+    });
   }
 
   @Override
-  public Optional<OutboxEntry> find(EntryId id) {
-    return documents.read(Arguments.requireNonNull(id, "id"));
+  protected Optional<OutboxEntry> read(EntryId id) {
+    return documents.read(id);
   }
 
   @Override
-  public boolean delete(EntryId id) {
-    Arguments.requireNonNull(id, "id");
+  protected boolean remove(EntryId id) {
     return run("delete " + id, () -> collection.deleteOne(eq(EntryDocuments.ID, id.value())).getDeletedCount() == 1);
   }
 
   @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
-    StoreArguments.checkClaimDue(worker, maxEntries, maxPayloadBytes, lease);
+  protected List<Claim> claimDueChecked(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
     Instant now = Instants.stored(clock.instant());
     List<Claim> claims = new ArrayList<>();
     for (OutboxEntry candidate : claimable(worker, now, maxEntries, maxPayloadBytes)) {
@@ -348,8 +346,7 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    * it is due, one update checked against its revision.
    */
   @Override
-  public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
-    StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
+  protected List<Claim> claimNextOfKeyChecked(WorkerId worker, String orderingKey, Duration lease) {
     Instant now = Instants.stored(clock.instant());
     Optional<OutboxEntry> head = run("read the next entry of " + orderingKey, () -> Optional.ofNullable(collection
         .find(and(eq(EntryDocuments.ORDERING_KEY, orderingKey), exists(EntryDocuments.DUE_AT)))
@@ -438,22 +435,15 @@ public final class MongoOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
         .forEach(group -> firstOfKey.put(group.getString("_id"), EntryId.of(group.getString("first"))));
   }
 
-  @Override
-  public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
-    return transitions.transition(claim, request);
-  }
-
   /**
-   * {@inheritDoc}
-   *
-   * <p>One unordered {@code bulkWrite} of updates each checked against the revision of its claim's
+   * The kernel over one unordered {@code bulkWrite} of updates each checked against the revision of its claim's
    * snapshot; when every one matched (the usual case) that is the only round trip, and each written
    * entry is the snapshot with the transition applied. Otherwise one {@code find} of the batch's
    * ids tells, by write stamp, which landed, and the kernel decides the rest from what it read.
    */
   @Override
-  public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
-    return this.transitions.transitionAll(transitions);
+  protected TransitionKernel transitionKernel() {
+    return transitions;
   }
 
   /**

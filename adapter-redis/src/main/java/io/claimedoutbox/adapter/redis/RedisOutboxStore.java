@@ -3,20 +3,16 @@ package io.claimedoutbox.adapter.redis;
 import io.claimedoutbox.adapter.redis.PeekScript.DueCandidate;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
-import io.claimedoutbox.domain.ClaimTransition;
-import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.Instants;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
-import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OperationArguments;
 import io.claimedoutbox.port.CommitNotifications;
-import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.spi.AppendedClaims;
 import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.OutboxOperations;
@@ -25,6 +21,7 @@ import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.spi.StoreTimeClock;
+import io.claimedoutbox.port.spi.KernelOutboxStore;
 import io.claimedoutbox.port.spi.TransitionKernel;
 import io.claimedoutbox.port.UndecodableEntryException;
 import io.claimedoutbox.domain.PayloadBudget;
@@ -88,7 +85,7 @@ import redis.clients.jedis.params.ZAddParams;
  * <p>Needs Redis 6.2 or later. Thread-safe when the {@link UnifiedJedis} is (JedisPooled and
  * JedisCluster are).
  */
-public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOperations {
+public final class RedisOutboxStore extends KernelOutboxStore implements OutboxOperations {
 
   private final UnifiedJedis redis;
   private final RedisKeys keys;
@@ -109,10 +106,10 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     this.rows = new RedisConditionalWrites(redis, keys, calls);
     this.clock = builder.storeTime == null ? builder.clock : StoreTimeClock.of(this::serverNow, builder.storeTime);
     this.transitions = TransitionKernel.fromSnapshot(rows, clock);
-    this.operations = new RedisOperations(redis, keys, clock, this::find);
+    this.operations = new RedisOperations(redis, keys, clock, rows::read);
     this.channel = builder.listen && (redis instanceof JedisPooled || redis instanceof JedisCluster)
         ? new RedisCommitChannel(redis, keys.appendedChannel()) : null;
-    this.commits = channel != null ? CommitSignal.withRemote(channel::listen) : CommitSignal.local();
+    this.commits = newCommitSignal(channel != null ? channel::listen : null);
   }
 
   /**
@@ -166,11 +163,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    * handed to it as soon as their shard's script returned; they are returned as written.
    */
   @Override
-  public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
-    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    if (batch.isEmpty()) {
-      return List.of();
-    }
+  protected List<OutboxEntry> appendChecked(List<OutboxMessage> batch) {
     int unkeyedShard = Math.floorMod(nextAppendShard.getAndIncrement(), keys.shards());
     Instant now = clock.instant();
     List<OutboxEntry> appended = new ArrayList<>(batch.size());
@@ -207,13 +200,12 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   }
 
   @Override
-  public Optional<OutboxEntry> find(EntryId id) {
-    return rows.read(Arguments.requireNonNull(id, "id"));
+  protected Optional<OutboxEntry> read(EntryId id) {
+    return rows.read(id);
   }
 
   @Override
-  public boolean delete(EntryId id) {
-    Arguments.requireNonNull(id, "id");
+  protected boolean remove(EntryId id) {
     OptionalInt shard = keys.shardOf(id);
     if (shard.isEmpty()) {
       return false;
@@ -223,8 +215,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
   }
 
   @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
-    StoreArguments.checkClaimDue(worker, maxEntries, maxPayloadBytes, lease);
+  protected List<Claim> claimDueChecked(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
     WriteStamp callStamp = WriteStamp.fresh();
     Instant now = Instants.stored(clock.instant());
     List<DueCandidate> oldest = new ArrayList<>();
@@ -260,8 +251,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    * revision that {@link #claimDue} runs on the revisions it read.
    */
   @Override
-  public List<Claim> claimAppended(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
-    List<OutboxEntry> checked = StoreArguments.checkClaimAppended(worker, appended, lease);
+  protected List<Claim> claimAppendedChecked(WorkerId worker, List<OutboxEntry> checked, Duration lease) {
     Instant now = Instants.stored(clock.instant());
     Map<Integer, List<OutboxEntry>> perShard = new TreeMap<>();
     for (OutboxEntry entry : AppendedClaims.candidates(checked, now)) {
@@ -290,8 +280,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
    * on that one candidate, checked against the revision read: three round trips.
    */
   @Override
-  public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
-    StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
+  protected List<Claim> claimNextOfKeyChecked(WorkerId worker, String orderingKey, Duration lease) {
     int shard = keys.shardOfOrderingKey(orderingKey);
     Instant now = Instants.stored(clock.instant());
     List<byte[]> head = calls.safely("read the next entry of " + orderingKey,
@@ -299,7 +288,7 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     if (head.isEmpty()) {
       return List.of();
     }
-    Optional<OutboxEntry> next = find(EntryId.of(new String(head.get(0), StandardCharsets.UTF_8)));
+    Optional<OutboxEntry> next = rows.read(EntryId.of(new String(head.get(0), StandardCharsets.UTF_8)));
     if (next.isEmpty() || !next.get().isDue(now)) {
       return List.of();
     }
@@ -357,20 +346,13 @@ public final class RedisOutboxStore implements OutboxClaimOutcomeStore, OutboxOp
     return false;
   }
 
-  @Override
-  public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
-    return transitions.transition(claim, request);
-  }
-
   /**
-   * {@inheritDoc}
-   *
-   * <p>One conditional-write script per shard that holds some of the entries: one round trip on a
-   * standalone Redis, plus one read per entry that was not written.
+   * The kernel over one conditional-write script per shard that holds some of a batch's entries:
+   * one round trip on a standalone Redis, plus one read per entry that was not written.
    */
   @Override
-  public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> batch) {
-    return transitions.transitionAll(batch);
+  protected TransitionKernel transitionKernel() {
+    return transitions;
   }
 
   /**

@@ -9,6 +9,7 @@ import io.claimedoutbox.domain.AppendOrder;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimFence;
+import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
@@ -28,7 +29,11 @@ import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.domain.EntryStatus;
 import java.util.EnumMap;
+import io.claimedoutbox.port.OutboxStoreListener;
+import io.claimedoutbox.port.OutboxStoreListener.CallListener;
 import io.claimedoutbox.port.StoreArguments;
+import io.claimedoutbox.port.StoreCall;
+import io.claimedoutbox.port.spi.StoreListeners;
 import io.claimedoutbox.domain.PayloadBudget;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.conformance.TransitionWriteHook;
@@ -54,6 +59,10 @@ import java.util.function.Function;
  * lock, calls the {@link TransitionWriteHook}, then writes under the lock only if the revision is
  * still the one it evaluated — a compare-and-set, exactly like the database adapters. Claims run
  * entirely under the lock.
+ *
+ * <p>Every public call is heard by the store's {@linkplain #listen listeners}; a batch of
+ * transitions runs one by one through {@link #tryTransition} (the port's default), so they hear one
+ * call per element, and a transition's own read of the entry as a {@code FIND}.
  *
  * <p>The protected methods are the decision points the suite's self-tests override to plant bugs;
  * they are not an extension API. Thread-safe. Not durable: for tests only.
@@ -85,7 +94,10 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   }
 
   /** A row: an entry, or damage that makes it undecodable. */
-  private final CommitSignal commits = CommitSignal.local();
+  private final StoreListeners listeners = new StoreListeners();
+  private final CommitSignal commits = CommitSignal.local().reportingClaims(claims -> listeners.heard(
+      StoreCall.claim(StoreCall.Kind.CLAIM_ON_APPEND, claims.get(0).owner(), claims.size()), claims,
+      CallListener::claimed));
 
   private record StoredRow(OutboxEntry entry, String damage) {}
 
@@ -125,9 +137,19 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   }
 
   @Override
+  public OutboxStoreListener.Registration listen(OutboxStoreListener listener) {
+    return listeners.add(listener);
+  }
+
+  @Override
   public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
+    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
+    return listeners.run(() -> StoreCall.append(batch.size()), () -> appendChecked(batch), CallListener::appended);
+  }
+
+  private List<OutboxEntry> appendChecked(List<OutboxMessage> batch) {
     Instant now = clock.instant();
-    List<OutboxEntry> fresh = NewEntries.of(StoreArguments.checkAppendAll(messages), now);
+    List<OutboxEntry> fresh = NewEntries.of(batch, now);
     List<OutboxEntry> appended = commits.claimOnAppend(fresh, now);
     synchronized (rows) {
       appended.forEach(entry -> rows.put(entry.id(), new StoredRow(entry, null)));
@@ -153,6 +175,11 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   @Override
   public List<Claim> claimAppended(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
     List<OutboxEntry> checked = StoreArguments.checkClaimAppended(worker, appended, lease);
+    return listeners.run(() -> StoreCall.claim(StoreCall.Kind.CLAIM_APPENDED, worker, checked.size()),
+        () -> claimAppendedChecked(worker, checked, lease), CallListener::claimed);
+  }
+
+  private List<Claim> claimAppendedChecked(WorkerId worker, List<OutboxEntry> checked, Duration lease) {
     Instant now = clock.instant();
     WriteStamp stamp = WriteStamp.fresh();
     List<Claim> claims = new ArrayList<>();
@@ -178,6 +205,10 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   @Override
   public Optional<OutboxEntry> find(EntryId id) {
     Arguments.requireNonNull(id, "id");
+    return listeners.run(() -> StoreCall.ofEntry(StoreCall.Kind.FIND, id), () -> read(id), CallListener::found);
+  }
+
+  private Optional<OutboxEntry> read(EntryId id) {
     try {
       return send(() -> {
         synchronized (rows) {
@@ -192,14 +223,21 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   @Override
   public boolean delete(EntryId id) {
     Arguments.requireNonNull(id, "id");
-    synchronized (rows) {
-      return rows.remove(id) != null;
-    }
+    return listeners.run(() -> StoreCall.ofEntry(StoreCall.Kind.DELETE, id), () -> {
+      synchronized (rows) {
+        return rows.remove(id) != null;
+      }
+    }, CallListener::deleted);
   }
 
   @Override
   public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
     StoreArguments.checkClaimDue(worker, maxEntries, maxPayloadBytes, lease);
+    return listeners.run(() -> StoreCall.claim(StoreCall.Kind.CLAIM_DUE, worker, maxEntries),
+        () -> claimDueChecked(worker, maxEntries, maxPayloadBytes, lease), CallListener::claimed);
+  }
+
+  private List<Claim> claimDueChecked(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
     Instant now = clock.instant();
     try {
       return send(() -> claimUnderLock(all -> withinPayloadLimit(selectDue(all, now, maxEntries), maxPayloadBytes),
@@ -213,6 +251,11 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   @Override
   public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
     StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
+    return listeners.run(() -> StoreCall.claim(StoreCall.Kind.CLAIM_BY_KEYS, worker, 1),
+        () -> claimNextOfKeyChecked(worker, orderingKey, lease), CallListener::claimed);
+  }
+
+  private List<Claim> claimNextOfKeyChecked(WorkerId worker, String orderingKey, Duration lease) {
     Instant now = clock.instant();
     try {
       return send(() -> claimUnderLock(all -> Optional.ofNullable(AppendOrder.firstOfEachKey(all).get(orderingKey))
@@ -240,6 +283,11 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   @Override
   public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
     StoreArguments.checkTransition(claim, request);
+    return listeners.run(() -> StoreCall.transition(List.of(new ClaimTransition(claim, request))),
+        () -> transition(claim, request), (listener, result, nanos) -> listener.transitioned(List.of(result), nanos));
+  }
+
+  private ClaimTransitionResult transition(Claim claim, TransitionRequest request) {
     Optional<OutboxEntry> evaluated = find(claim.entryId());
     Optional<ClaimTransitionResult> decided = decideBeforeWrite(claim, evaluated);
     if (decided.isPresent()) {

@@ -130,12 +130,12 @@ public final class FaultSoak {
       }
       target.store().appendAll(batch).forEach(entry -> appended.add(entry.id()));
     }
-    SoakLedger ledger = new SoakLedger(target.store());
+    SoakLedger ledger = SoakLedger.watching(target.store());
     Map<EntryId, AtomicInteger> deliveries = new ConcurrentHashMap<>();
     AtomicLong delivered = new AtomicLong();
     List<OutboxDrain> drains = new ArrayList<>();
     for (int i = 0; i < DRAINS; i++) {
-      drains.add(OutboxDrain.builder(ledger, message -> {
+      drains.add(OutboxDrain.builder(target.store(), message -> {
             TimeUnit.MILLISECONDS.sleep(handlerTime.toMillis());
             if (deliveries.computeIfAbsent(message.entry().id(), id -> new AtomicInteger()).incrementAndGet() == 1) {
               delivered.incrementAndGet();

@@ -1,18 +1,14 @@
 package io.claimedoutbox.benchmarks.soak;
 
-import io.claimedoutbox.domain.Claim;
-import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
-import io.claimedoutbox.domain.TransitionRequest;
-import io.claimedoutbox.domain.WorkerId;
-import io.claimedoutbox.port.ForwardingOutboxStore;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxStoreException;
+import io.claimedoutbox.port.OutboxStoreListener;
+import io.claimedoutbox.port.StoreCall;
 import io.claimedoutbox.port.TransitionOutcomeUnknownException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -20,45 +16,61 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Supplier;
 
 /**
- * The store as the soak's drains see it, keeping the books: every {@code APPLIED} delivery the store
- * reported (to check each against the row at the end), every exception that is not one of the two
- * documented ones, and how many documented ones there were.
+ * The soak's books, kept by a listener of the store the drains use: every {@code APPLIED} delivery
+ * the store reported (to check each against the row at the end), every exception of a claim, a
+ * transition or a find that is not one of the two documented ones, and how many documented ones
+ * there were.
  */
-final class SoakLedger extends ForwardingOutboxStore {
+final class SoakLedger implements OutboxStoreListener {
 
+  private final OutboxClaimOutcomeStore store;
   private final Map<EntryId, List<ClaimTransitionResult>> appliedDeliveries = new ConcurrentHashMap<>();
   private final ConcurrentLinkedQueue<RuntimeException> undocumented = new ConcurrentLinkedQueue<>();
   private final AtomicLong storeFailures = new AtomicLong();
   private final AtomicLong unknownOutcomes = new AtomicLong();
+  /** Set while the soak itself reads, so its own progress checks stay out of the books. */
+  private final ThreadLocal<Boolean> soaksOwnRead = ThreadLocal.withInitial(() -> false);
 
-  SoakLedger(OutboxClaimOutcomeStore store) {
-    super(store);
+  private SoakLedger(OutboxClaimOutcomeStore store) {
+    this.store = store;
+  }
+
+  /** @return books kept from now on of every call {@code store} answers */
+  static SoakLedger watching(OutboxClaimOutcomeStore store) {
+    SoakLedger ledger = new SoakLedger(store);
+    store.listen(ledger);
+    return ledger;
   }
 
   @Override
-  public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
-    return note(List.of(watch(() -> super.tryTransition(claim, request)))).get(0);
+  public CallListener starting(StoreCall call) {
+    boolean watched = call.kind() == StoreCall.Kind.TRANSITION || call.kind() == StoreCall.Kind.CLAIM_DUE
+        || call.kind() == StoreCall.Kind.FIND;
+    if (!watched || soaksOwnRead.get()) {
+      return CallListener.NONE;
+    }
+    return new CallListener() {
+      @Override
+      public void transitioned(List<ClaimTransitionResult> results, long nanos) {
+        note(results);
+      }
+
+      @Override
+      public void failed(RuntimeException failure, long nanos) {
+        if (failure instanceof TransitionOutcomeUnknownException) {
+          unknownOutcomes.incrementAndGet();
+        } else if (failure instanceof OutboxStoreException) {
+          storeFailures.incrementAndGet();
+        } else {
+          undocumented.add(failure);
+        }
+      }
+    };
   }
 
-  @Override
-  public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
-    return note(watch(() -> super.tryTransitionAll(transitions)));
-  }
-
-  @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
-    return watch(() -> super.claimDue(worker, maxEntries, maxPayloadBytes, lease));
-  }
-
-  @Override
-  public Optional<OutboxEntry> find(EntryId id) {
-    return watch(() -> super.find(id));
-  }
-
-  private List<ClaimTransitionResult> note(List<ClaimTransitionResult> results) {
+  private void note(List<ClaimTransitionResult> results) {
     for (ClaimTransitionResult result : results) {
       if (result.isApplied() && result.entry().status() == EntryStatus.DELIVERED) {
         appliedDeliveries.merge(result.entry().id(), List.of(result), (a, b) -> {
@@ -68,27 +80,16 @@ final class SoakLedger extends ForwardingOutboxStore {
         });
       }
     }
-    return results;
   }
 
-  private <T> T watch(Supplier<T> call) {
-    try {
-      return call.get();
-    } catch (TransitionOutcomeUnknownException unknown) {
-      unknownOutcomes.incrementAndGet();
-      throw unknown;
-    } catch (OutboxStoreException documented) {
-      storeFailures.incrementAndGet();
-      throw documented;
-    } catch (RuntimeException escaped) {
-      undocumented.add(escaped);
-      throw escaped;
-    }
-  }
-
-  /** A read that bypasses the books, for the soak's own progress checks. */
+  /** A read that stays out of the books, for the soak's own progress checks. */
   Optional<OutboxEntry> delegateFind(EntryId id) {
-    return delegate().find(id);
+    soaksOwnRead.set(true);
+    try {
+      return store.find(id);
+    } finally {
+      soaksOwnRead.set(false);
+    }
   }
 
   Map<EntryId, List<ClaimTransitionResult>> appliedDeliveries() {

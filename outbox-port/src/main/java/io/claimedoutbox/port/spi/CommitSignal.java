@@ -2,6 +2,7 @@ package io.claimedoutbox.port.spi;
 
 import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.domain.Arguments;
+import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.WriteStamp;
 import java.time.Instant;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 /**
  * The {@link CommitNotifications} of one store object: the store calls {@link #committed()} after
@@ -45,15 +47,18 @@ public final class CommitSignal implements CommitNotifications {
   /** Where the next offer starts, so that the drains of one JVM share the appends between them. */
   private final AtomicInteger nextTaker = new AtomicInteger();
   private final RemoteCommits remote;
+  /** Hears the claims taken on append whose commit was reported, once per commit; may be a no-op. */
+  private final Consumer<List<Claim>> claimsCommitted;
   private AutoCloseable listening;
 
-  private CommitSignal(RemoteCommits remote) {
+  private CommitSignal(RemoteCommits remote, Consumer<List<Claim>> claimsCommitted) {
     this.remote = remote;
+    this.claimsCommitted = claimsCommitted;
   }
 
   /** @return a signal heard in this JVM only */
   public static CommitSignal local() {
-    return new CommitSignal(null);
+    return new CommitSignal(null, claims -> { });
   }
 
   /**
@@ -61,7 +66,18 @@ public final class CommitSignal implements CommitNotifications {
    * @return a signal that also relays what {@code remote} hears
    */
   public static CommitSignal withRemote(RemoteCommits remote) {
-    return new CommitSignal(Arguments.requireNonNull(remote, "remote"));
+    return new CommitSignal(Arguments.requireNonNull(remote, "remote"), claims -> { });
+  }
+
+  /**
+   * This signal, also telling {@code sink} once per reported commit the claims taken on append
+   * that it committed (never for a commit without any). Call it before anybody subscribes.
+   *
+   * @param sink what hears the committed claims; it runs on the committing thread
+   * @return the signal to use instead of this one
+   */
+  public CommitSignal reportingClaims(Consumer<List<Claim>> sink) {
+    return new CommitSignal(remote, Arguments.requireNonNull(sink, "sink"));
   }
 
   /** Tells every subscriber that entries were committed, without saying which. */
@@ -75,6 +91,14 @@ public final class CommitSignal implements CommitNotifications {
    * @param appended the entries as appended
    */
   public void committed(List<OutboxEntry> appended) {
+    List<Claim> claimed = claimedOnAppend(appended);
+    if (!claimed.isEmpty()) {
+      try {
+        claimsCommitted.accept(claimed);
+      } catch (RuntimeException failure) {
+        LOG.log(System.Logger.Level.WARNING, "Reporting claims committed on append failed; the drains are told", failure);
+      }
+    }
     for (Listener listener : listeners) {
       try {
         listener.entriesCommitted(appended);
@@ -82,6 +106,19 @@ public final class CommitSignal implements CommitNotifications {
         LOG.log(System.Logger.Level.WARNING, "A commit listener failed; the others were told", failure);
       }
     }
+  }
+
+  private static List<Claim> claimedOnAppend(List<OutboxEntry> appended) {
+    List<Claim> claims = null;
+    for (OutboxEntry entry : appended) {
+      if (entry.currentClaim().isPresent()) {
+        if (claims == null) {
+          claims = new ArrayList<>();
+        }
+        claims.add(Claim.of(entry));
+      }
+    }
+    return claims == null ? List.of() : claims;
   }
 
   /**

@@ -3,16 +3,11 @@ package io.claimedoutbox.port.spi;
 import io.claimedoutbox.domain.PayloadBudget;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
-import io.claimedoutbox.domain.ClaimTransition;
-import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
-import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
-import io.claimedoutbox.port.OutboxClaimOutcomeStore;
-import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import java.time.Clock;
 import java.time.Duration;
@@ -36,7 +31,7 @@ import java.util.Set;
  * staged-race rules (T7–T9) run against it. Batched transitions run one by one. Thread-safe when
  * the storage is.
  */
-public final class StorageBackedOutboxStore implements OutboxClaimOutcomeStore {
+public final class StorageBackedOutboxStore extends KernelOutboxStore {
 
   private final EntryStorage storage;
   private final Clock clock;
@@ -63,25 +58,29 @@ public final class StorageBackedOutboxStore implements OutboxClaimOutcomeStore {
   }
 
   @Override
-  public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
-    List<OutboxEntry> appended = NewEntries.of(StoreArguments.checkAppendAll(messages), clock.instant());
+  protected TransitionKernel transitionKernel() {
+    return transitions;
+  }
+
+  @Override
+  protected List<OutboxEntry> appendChecked(List<OutboxMessage> messages) {
+    List<OutboxEntry> appended = NewEntries.of(messages, clock.instant());
     storage.insertAll(appended);
     return appended;
   }
 
   @Override
-  public Optional<OutboxEntry> find(EntryId id) {
-    return storage.read(Arguments.requireNonNull(id, "id"));
+  protected Optional<OutboxEntry> read(EntryId id) {
+    return storage.read(id);
   }
 
   @Override
-  public boolean delete(EntryId id) {
-    return storage.remove(Arguments.requireNonNull(id, "id"));
+  protected boolean remove(EntryId id) {
+    return storage.remove(id);
   }
 
   @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
-    StoreArguments.checkClaimDue(worker, maxEntries, maxPayloadBytes, lease);
+  protected List<Claim> claimDueChecked(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
     Instant now = clock.instant();
     List<Claim> claims = new ArrayList<>();
     PayloadBudget budget = PayloadBudget.of(maxPayloadBytes);
@@ -98,16 +97,6 @@ public final class StorageBackedOutboxStore implements OutboxClaimOutcomeStore {
       }
     }
     return claims;
-  }
-
-  @Override
-  public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
-    return transitions.transition(claim, request);
-  }
-
-  @Override
-  public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> batch) {
-    return transitions.transitionAll(batch);
   }
 
   /** The storage's compare-and-set as the kernel's conditional write, one entry at a time. */

@@ -113,7 +113,11 @@ public final class TransitionKernel {
     return batch.isEmpty() ? List.of() : decide(batch);
   }
 
-  private List<ClaimTransitionResult> decide(List<ClaimTransition> batch) {
+  /**
+   * Decides a batch whose arguments were already checked ({@link KernelOutboxStore} checks them once
+   * for the call).
+   */
+  List<ClaimTransitionResult> decide(List<ClaimTransition> batch) {
     SentWrites sent = new SentWrites(batch);
     try {
       return atomic ? writeFirst(batch, sent) : evaluateEach(batch, sent);

@@ -16,12 +16,15 @@ import io.claimedoutbox.domain.LeaseRenewal;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.RetryableFailure;
-import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import io.claimedoutbox.port.OutboxStoreException;
+import io.claimedoutbox.port.spi.StorageBackedOutboxStore;
+import com.example.outbox.mapstore.ConcurrentMapEntryStorage;
+import io.claimedoutbox.conformance.FaultProxy.Fault;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,8 +34,8 @@ import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.slf4j.event.Level;
 
-@DisplayName("The observation wrapper counts every attempt by outcome and warns once per non-applied one")
-class ObservedOutboxStoreTest {
+@DisplayName("The store's meter listener counts every attempt by outcome, times each call once and warns once per non-applied attempt")
+class OutboxStoreMetersTest {
 
   private static final WorkerId ALICE = WorkerId.of("alice");
   private static final WorkerId BOB = WorkerId.of("bob");
@@ -43,7 +46,7 @@ class ObservedOutboxStoreTest {
   private InMemoryOutboxStore backing;
   private SimpleMeterRegistry registry;
   private CapturingLogger log;
-  private ObservedOutboxStore store;
+  private InMemoryOutboxStore store;
 
   @BeforeEach
   void observeAFreshStore() {
@@ -52,7 +55,8 @@ class ObservedOutboxStoreTest {
     backing = new InMemoryOutboxStore(clock, race);
     registry = new SimpleMeterRegistry();
     log = new CapturingLogger();
-    store = ObservedOutboxStore.observe(backing, registry, log);
+    store = backing;
+    store.listen(OutboxStoreMeters.builder(registry).log(log).build());
   }
 
   private Claim claimOne(WorkerId worker) {
@@ -141,16 +145,19 @@ class ObservedOutboxStoreTest {
   }
 
   @Test
-  @DisplayName("a batch is counted, timed and logged element by element")
-  void aBatchIsCountedAndLoggedElementByElement() {
-    store.append(OutboxMessage.of("t", new byte[] {1}));
-    Claim stale = claimOne(ALICE);
+  @DisplayName("a batch is counted and logged element by element, and timed once")
+  void aBatchIsCountedAndLoggedElementByElementAndTimedOnce() {
+    OutboxClaimOutcomeStore kernelStore = StorageBackedOutboxStore.over(new ConcurrentMapEntryStorage(
+        new ConcurrentHashMap<>()), clock);
+    kernelStore.listen(OutboxStoreMeters.builder(registry).log(log).build());
+    kernelStore.append(OutboxMessage.of("t", new byte[] {1}));
+    Claim stale = kernelStore.claimDue(ALICE, 1, LEASE).get(0);
     clock.advance(LEASE);
-    claimOne(BOB);
-    store.append(OutboxMessage.of("t", new byte[] {2}));
-    Claim applied = claimOne(ALICE);
+    kernelStore.claimDue(BOB, 1, LEASE);
+    kernelStore.append(OutboxMessage.of("t", new byte[] {2}));
+    Claim applied = kernelStore.claimDue(ALICE, 1, LEASE).get(0);
 
-    List<ClaimTransitionResult> results = store.tryTransitionAll(List.of(
+    List<ClaimTransitionResult> results = kernelStore.tryTransitionAll(List.of(
         new ClaimTransition(applied, DeliveryReceipt.none()),
         new ClaimTransition(stale, DeliveryReceipt.none())));
 
@@ -161,8 +168,17 @@ class ObservedOutboxStoreTest {
     assertThat(allAttempts()).isEqualTo(2);
     assertThat(log.at(Level.WARN)).singleElement().satisfies(line -> assertThat(line)
         .contains("worker=alice", "entry=" + stale.entryId(), "outcome=stale_claim"));
-    assertThat(registry.find(OutboxMetrics.TRANSITION_DURATION).timers().stream().mapToLong(Timer::count).sum())
-        .isEqualTo(2);
+    assertThat(registry.find(OutboxMetrics.TRANSITION_DURATION).timers()).singleElement()
+        .satisfies(timer -> {
+          assertThat(timer.count()).as("one record for the one call").isEqualTo(1);
+          assertThat(timer.getId().getTag(OutboxMetrics.OUTCOME)).isEqualTo("not_applied");
+          assertThat(timer.getId().getTag(OutboxMetrics.TRANSITION)).isEqualTo("delivered");
+        });
+    assertThat(registry.find(OutboxMetrics.CLAIMED_ENTRIES).tag(OutboxMetrics.CALL, "claim_due").counter().count())
+        .isEqualTo(3);
+    assertThat(registry.find(OutboxMetrics.CLAIM_DURATION).tags(OutboxMetrics.CALL, "claim_due",
+        OutboxMetrics.OUTCOME, "ok").timer().count()).isEqualTo(3);
+    assertThat(registry.find(OutboxMetrics.APPENDED_ENTRIES).counter().count()).isEqualTo(2);
   }
 
   @Test
@@ -184,17 +200,13 @@ class ObservedOutboxStoreTest {
 
   @Test
   void infrastructureFailuresAreCountedAsErrorsAndRethrown() {
-    OutboxClaimOutcomeStore failing = new InMemoryOutboxStore(clock, race) {
-      @Override
-      public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
-        throw new OutboxStoreException("connection refused");
-      }
-    };
+    InMemoryOutboxStore failing = new InMemoryOutboxStore(clock, race);
     failing.append(OutboxMessage.of("t", new byte[] {1}));
     Claim claim = failing.claimDue(ALICE, 1, LEASE).get(0);
-    ObservedOutboxStore observed = ObservedOutboxStore.observe(failing, registry, log);
+    failing.listen(OutboxStoreMeters.builder(registry).log(log).build());
+    failing.routeThrough(() -> Optional.of(Fault.CUT_BEFORE_REQUEST));
 
-    assertThatThrownBy(() -> observed.tryMarkClaimDelivered(claim, DeliveryReceipt.none()))
+    assertThatThrownBy(() -> failing.tryMarkClaimDelivered(claim, DeliveryReceipt.none()))
         .isInstanceOf(OutboxStoreException.class);
     assertThat(registry.find(OutboxMetrics.TRANSITION_ERRORS)
         .tags(OutboxMetrics.TRANSITION, "delivered", OutboxMetrics.EXCEPTION, "OutboxStoreException")
@@ -206,7 +218,6 @@ class ObservedOutboxStoreTest {
   void badInputIsRejectedWithoutCountingAnything() {
     assertThatThrownBy(() -> store.tryTransition(null, DeliveryReceipt.none()))
         .isInstanceOf(NullPointerException.class).hasMessageContaining("claim");
-    assertThat(registry.getMeters()).as("transition meters (the backlog gauges are registered up front)")
-        .noneMatch(meter -> meter.getId().getName().startsWith("outbox.claim_transition"));
+    assertThat(registry.getMeters()).as("no meter: an argument the store rejects reaches no listener").isEmpty();
   }
 }

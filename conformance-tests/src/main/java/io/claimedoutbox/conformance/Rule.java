@@ -26,6 +26,11 @@ public enum Rule {
       "that delete reports the affected row count, not success"),
   A4(Level.REQUIRED, "find of an unknown id is empty",
       "that a missing row maps to Optional.empty(), not to an exception or a made-up entry"),
+  A5(Level.REQUIRED, "Every call is heard by the store's listeners once, with its answer: an append, a claim, every"
+      + " transition of a batch, a find, a delete; a rejected argument reaches none, a closed registration hears"
+      + " nothing more",
+      "that the store extends KernelOutboxStore (io.claimedoutbox.port.spi), or runs each public call through"
+      + " StoreListeners"),
 
   C1(Level.REQUIRED, "claimDue picks only due entries: PENDING and FAILED whose time has come,"
       + " CLAIMED whose lease expired; never terminal ones",

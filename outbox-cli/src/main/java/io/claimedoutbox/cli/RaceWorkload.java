@@ -1,6 +1,6 @@
 package io.claimedoutbox.cli;
 
-import io.claimedoutbox.conformance.HistoryRecordingStore;
+import io.claimedoutbox.conformance.HistoryRecorder;
 import io.claimedoutbox.conformance.TransitionHistory;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
@@ -37,11 +37,11 @@ final class RaceWorkload {
   static RaceResult run(BackendSession backend, RaceSettings settings, Clock clock, IntConsumer progress)
       throws InterruptedException {
     TransitionHistory history = new TransitionHistory();
-    HistoryRecordingStore recording = new HistoryRecordingStore(backend.store(), history);
+    OutboxClaimOutcomeStore store = backend.store();
+    HistoryRecorder recording = HistoryRecorder.recording(store, history);
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     // the meters listen to the backend's store, as in production, while the race runs
-    OutboxStoreMeters.observe(recording, registry);
-    OutboxClaimOutcomeStore store = recording;
+    OutboxStoreMeters.observe(store, registry);
 
     List<EntryId> appended = new ArrayList<>();
     for (int first = 0; first < settings.entries(); first += 500) {

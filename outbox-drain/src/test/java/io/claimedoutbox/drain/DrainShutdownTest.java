@@ -2,7 +2,7 @@ package io.claimedoutbox.drain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.claimedoutbox.conformance.HistoryRecordingStore;
+import io.claimedoutbox.conformance.HistoryRecorder;
 import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.conformance.TransitionHistory;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
@@ -33,8 +33,8 @@ class DrainShutdownTest {
   void secondDrainFinishesWhatTheFirstLeft() throws InterruptedException {
     MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
     TransitionHistory history = new TransitionHistory();
-    HistoryRecordingStore store =
-        new HistoryRecordingStore(new InMemoryOutboxStore(clock, TransitionWriteHook.NONE), history);
+    InMemoryOutboxStore store = new InMemoryOutboxStore(clock, TransitionWriteHook.NONE);
+    HistoryRecorder.recording(store, history);
     List<OutboxEntry> appended = store.appendAll(IntStream.range(0, ENTRIES)
         .mapToObj(i -> OutboxMessage.of(i == 700 ? "stuck" : "ok", new byte[] {1}))
         .toList());
@@ -84,7 +84,7 @@ class DrainShutdownTest {
         + " the second finished the rest%n", finishedByFirst, ENTRIES, firstStats.leftToLeaseExpiry());
   }
 
-  private static OutboxDrain drain(HistoryRecordingStore store, OutboxMessageHandler handler, String name, MutableClock clock) {
+  private static OutboxDrain drain(InMemoryOutboxStore store, OutboxMessageHandler handler, String name, MutableClock clock) {
     return OutboxDrain.builder(store, handler)
         .workerId(WorkerId.of(name))
         .lease(LEASE)

@@ -2,7 +2,7 @@ package io.claimedoutbox.drain;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.claimedoutbox.conformance.HistoryRecordingStore;
+import io.claimedoutbox.conformance.HistoryRecorder;
 import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.conformance.TransitionHistory;
 import io.claimedoutbox.domain.EntryId;
@@ -39,7 +39,8 @@ final class ParallelDrainRun {
       throws InterruptedException {
     TransitionHistory history = new TransitionHistory();
     OutcomeTally tally = new OutcomeTally();
-    HistoryRecordingStore store = new HistoryRecordingStore(rawStore, history);
+    OutboxClaimOutcomeStore store = rawStore;
+    HistoryRecorder.recording(store, history);
     store.listen(tally);
     List<EntryId> ids = new ArrayList<>();
     for (int first = 0; first < entries; first += 500) {

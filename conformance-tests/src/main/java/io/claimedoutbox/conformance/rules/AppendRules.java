@@ -1,6 +1,10 @@
 package io.claimedoutbox.conformance.rules;
 
 import io.claimedoutbox.conformance.Rule;
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.ClaimTransition;
+import io.claimedoutbox.domain.ClaimTransitionResult;
+import io.claimedoutbox.domain.DeliveryReceipt;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
@@ -8,10 +12,12 @@ import io.claimedoutbox.domain.OutboxMessage;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import io.claimedoutbox.port.OutboxStoreListener;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** Rules A1–A4: appending, reading and deleting entries. */
+/** Rules A1–A5: appending, reading and deleting entries, and the listeners hearing every call. */
 public abstract class AppendRules extends ConformanceTestBase {
 
   @Test
@@ -79,5 +85,73 @@ public abstract class AppendRules extends ConformanceTestBase {
   void a4_findOfUnknownIdIsEmpty() {
     appendOne();
     RuleCheck.requireEqual(Rule.A4, "entry", Optional.empty(), store.find(EntryId.of("no-such-entry")));
+  }
+
+  @Test
+  void a5_everyCallIsHeardOnceByTheStoresListeners() {
+    List<String> heard = new CopyOnWriteArrayList<>();
+    OutboxStoreListener.Registration registration = store.listen(call -> new OutboxStoreListener.CallListener() {
+      @Override
+      public void claimed(List<Claim> claims, long nanos) {
+        heard.add(call.kind().tagValue() + " " + claims.size());
+      }
+
+      @Override
+      public void transitioned(List<ClaimTransitionResult> results, long nanos) {
+        results.forEach(result -> heard.add("transition " + result.outcome().tagValue()));
+      }
+
+      @Override
+      public void appended(List<OutboxEntry> entries, long nanos) {
+        heard.add("append " + entries.size());
+      }
+
+      @Override
+      public void found(Optional<OutboxEntry> entry, long nanos) {
+        heard.add("find " + entry.isPresent());
+      }
+
+      @Override
+      public void deleted(boolean existed, long nanos) {
+        heard.add("delete " + existed);
+      }
+
+      @Override
+      public void failed(RuntimeException failure, long nanos) {
+        heard.add("failed " + failure);
+      }
+    });
+
+    store.appendAll(List.of(OutboxMessage.of("t", new byte[] {1}), OutboxMessage.of("t", new byte[] {2})));
+    RuleCheck.requireEqual(Rule.A5, "heard of the append", List.of("append 2"), List.copyOf(heard));
+    heard.clear();
+    List<Claim> claims = store.claimDue(ALICE, 5, LEASE);
+    RuleCheck.requireEqual(Rule.A5, "heard of the claim", List.of("claim_due 2"), List.copyOf(heard));
+    heard.clear();
+    store.tryTransitionAll(claims.stream().map(claim -> new ClaimTransition(claim, DeliveryReceipt.none())).toList());
+    // a store that reads before it writes may be heard reading too
+    RuleCheck.requireEqual(Rule.A5, "heard of the batch, reads aside", List.of("transition applied", "transition applied"),
+        heard.stream().filter(line -> !line.startsWith("find ")).toList());
+    heard.clear();
+    EntryId first = claims.get(0).entryId();
+    store.find(first);
+    store.delete(first);
+    RuleCheck.requireEqual(Rule.A5, "heard of the find and the delete", List.of("find true", "delete true"),
+        List.copyOf(heard));
+    heard.clear();
+    RuleCheck.require(Rule.A5, rejects(() -> store.claimDue(ALICE, 0, LEASE)), () -> "a claim of 0 entries was accepted");
+    RuleCheck.requireEqual(Rule.A5, "heard of a rejected argument", List.of(), List.copyOf(heard));
+    registration.close();
+    store.append(OutboxMessage.of("t", new byte[] {3}));
+    RuleCheck.requireEqual(Rule.A5, "heard after the registration closed", List.of(), List.copyOf(heard));
+  }
+
+  private static boolean rejects(Runnable call) {
+    try {
+      call.run();
+      return false;
+    } catch (IllegalArgumentException rejected) {
+      return true;
+    }
   }
 }

@@ -17,6 +17,8 @@ import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.TransitionOutcomeUnknownException;
 import io.claimedoutbox.conformance.TransitionWriteHook;
+import io.claimedoutbox.port.OutboxStoreListener;
+import io.claimedoutbox.port.StoreCall;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -216,6 +218,19 @@ final class BlindSpotStores {
         return ClaimTransitionResult.applied(next);
       }
       return super.lostAcknowledgement(claim, kind, next, evaluated, lost);
+    }
+  }
+
+  /** A5. Bug: the store tells its listeners of transitions only, so claims, appends and deletes go unobserved. */
+  static final class ListenersHearOnlyTransitions extends InMemoryOutboxStore {
+    ListenersHearOnlyTransitions(Clock clock, TransitionWriteHook hook) {
+      super(clock, hook);
+    }
+
+    @Override
+    public OutboxStoreListener.Registration listen(OutboxStoreListener listener) {
+      return super.listen(call -> call.kind() == StoreCall.Kind.TRANSITION ? listener.starting(call)
+          : OutboxStoreListener.CallListener.NONE);
     }
   }
 }

@@ -67,6 +67,7 @@ class BrokenStoresAreCaughtTest {
         Arguments.of(GuessesAppliedFromTheNextRevisionSuite.class, Set.of(Rule.F6)),
         Arguments.of(ClaimsAppendedByDueQuerySuite.class, Set.of(Rule.C16)),
         Arguments.of(ReportsEntriesAsBeforeTheOfferSuite.class, Set.of(Rule.C17)),
+        Arguments.of(ListenersHearOnlyTransitionsSuite.class, Set.of(Rule.A5)),
         // a walk that never ends: M2 stops at its bound instead of hanging (requeueAll's own guard keeps M4 from hanging)
         Arguments.of(DeadLettersIgnoreAfterSuite.class, Set.of(Rule.M2)));
   }
@@ -119,6 +120,12 @@ class BrokenStoresAreCaughtTest {
   static class ClaimsAppendedByDueQuerySuite extends BrokenSuite {
     ClaimsAppendedByDueQuerySuite() {
       super(BlindSpotStores.ClaimsAppendedByDueQuery::new);
+    }
+  }
+
+  static class ListenersHearOnlyTransitionsSuite extends BrokenSuite {
+    ListenersHearOnlyTransitionsSuite() {
+      super(BlindSpotStores.ListenersHearOnlyTransitions::new);
     }
   }
 

@@ -1,7 +1,5 @@
 package io.claimedoutbox.adapter.jpa;
 
-import io.claimedoutbox.domain.CurrentClaim;
-import io.claimedoutbox.domain.WriteStamp;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -11,7 +9,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
@@ -63,23 +60,11 @@ final class ArrayRowWriter extends RowWriter {
   /** A column of the batch: its name in the statement, how it is sent, its value in each write. */
   private record Column(String name, Kind kind, Function<RowWrite, Object> value) {}
 
-  /** The columns the statement assigns, in the order of its SET clause. */
-  private static final List<Column> ASSIGNED = List.of(
-      new Column("status", Kind.TEXT, row -> row.written().status().name()),
-      new Column("attempts", Kind.INT4, row -> row.written().attempts()),
-      new Column("available_at", Kind.TIMESTAMP, row -> row.written().availableAt()),
-      new Column("due_at", Kind.TIMESTAMP, row -> row.written().dueAt().orElse(null)),
-      new Column("claim_generation", Kind.INT8, row -> row.written().claimGeneration()),
-      new Column("claim_owner", Kind.TEXT, row -> held(row).map(claim -> claim.owner().value()).orElse(null)),
-      new Column("token_nonce", Kind.TEXT, row -> held(row).map(claim -> claim.token().nonce().toString()).orElse(null)),
-      new Column("claimed_at", Kind.TIMESTAMP, row -> held(row).map(CurrentClaim::claimedAt).orElse(null)),
-      new Column("lease_until", Kind.TIMESTAMP, row -> held(row).map(CurrentClaim::leaseUntil).orElse(null)),
-      new Column("last_error", Kind.TEXT, row -> row.written().lastError().orElse(null)),
-      new Column("progress", Kind.TEXT, row -> row.written().progress().orElse(null)),
-      new Column("delivery_receipt", Kind.TEXT, row -> row.written().deliveryReceipt().orElse(null)),
-      new Column("updated_at", Kind.TIMESTAMP, row -> row.written().updatedAt()),
-      new Column("write_stamp", Kind.TEXT, row -> row.written().lastWriteStamp().map(WriteStamp::toString).orElse(null)),
-      new Column("revision", Kind.INT8, row -> row.written().revision()));
+  /** The columns the statement assigns, in the order of its SET clause: {@link EntryColumn#ASSIGNED}. */
+  private static final List<Column> ASSIGNED = EntryColumn.ASSIGNED.stream()
+      .map(column -> new Column(column.sqlName(), Kind.valueOf(column.kind().name()),
+          row -> column.valueOf(row.written())))
+      .toList();
 
   private static final Column ID = new Column("id", Kind.TEXT, row -> row.written().id().value());
   private static final Column EXPECTED_REVISION = new Column("expected_revision", Kind.INT8, RowWrite::expectedRevision);
@@ -210,10 +195,6 @@ final class ArrayRowWriter extends RowWriter {
     parameterColumns.add(c);
     parameterIsArray.add(false);
     return column.kind().scalarParameter();
-  }
-
-  private static Optional<CurrentClaim> held(RowWrite row) {
-    return row.written().currentClaim();
   }
 
   private static boolean[] toArray(List<Boolean> flags) {

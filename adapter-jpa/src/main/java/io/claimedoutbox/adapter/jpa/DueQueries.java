@@ -43,9 +43,9 @@ final class DueQueries {
   static final int KEY_SCAN_LIMIT = 1_000;
 
   /** Where {@link #KEYS_FOUND} and {@link #KEYED_DUE} are in {@link #rows} ({@link EntryRows#COLUMNS} first). */
-  static final int ROWS_KEYS_FOUND = 22;
+  static final int ROWS_KEYS_FOUND = EntryColumn.count() + 1;
 
-  static final int ROWS_KEYED_DUE = 23;
+  static final int ROWS_KEYED_DUE = EntryColumn.count() + 2;
 
   /** The columns of {@link #ids}: the id, the payload's size, then as in {@link #rows}. */
   static final int IDS_ID = 1;

@@ -1,12 +1,8 @@
 package io.claimedoutbox.adapter.jpa;
 
 import io.claimedoutbox.domain.Claim;
-import io.claimedoutbox.domain.CurrentClaim;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
-import io.claimedoutbox.domain.OutboxMessage;
-import io.claimedoutbox.domain.WriteStamp;
-import io.claimedoutbox.port.spi.HeaderText;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.StringJoiner;
+import java.util.stream.Collectors;
 
 /**
  * The store's SQL over {@code outbox_entry}, and the one place that moves entries between JDBC and
@@ -29,21 +26,20 @@ import java.util.StringJoiner;
  */
 final class EntryRows {
 
-  static final String COLUMNS = "id, topic, ordering_key, payload, headers, status, attempts, created_at,"
-      + " updated_at, available_at, due_at, claim_generation, claim_owner, token_nonce, claimed_at,"
-      + " lease_until, last_error, progress, delivery_receipt, write_stamp, revision";
+  /** Every column, in {@link EntryColumn}'s order: what every whole-row read selects. */
+  static final String COLUMNS = EntryColumn.NAMES;
 
   private static final String FIND = "SELECT " + COLUMNS + " FROM outbox_entry WHERE id = ?";
 
   static final String DELETE = "DELETE FROM outbox_entry WHERE id = ?";
 
-  static final String INSERT = "INSERT INTO outbox_entry (" + COLUMNS + ")"
-      + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+  static final String INSERT = "INSERT INTO outbox_entry (" + COLUMNS + ") VALUES ("
+      + "?, ".repeat(EntryColumn.count() - 1) + "?)";
 
-  static final String WRITE = "UPDATE outbox_entry SET status = ?, attempts = ?, available_at = ?,"
-      + " due_at = ?, claim_generation = ?, claim_owner = ?, token_nonce = ?, claimed_at = ?,"
-      + " lease_until = ?, last_error = ?, progress = ?, delivery_receipt = ?, updated_at = ?,"
-      + " write_stamp = ?, revision = ? WHERE id = ? AND revision = ?";
+  /** Assigns {@link EntryColumn#ASSIGNED} in their order, then compares the id and the revision. */
+  static final String WRITE = "UPDATE outbox_entry SET "
+      + EntryColumn.ASSIGNED.stream().map(column -> column.sqlName() + " = ?").collect(Collectors.joining(", "))
+      + " WHERE id = ? AND revision = ?";
 
   /**
    * {@link #WRITE} for a transition under a claim: also requires the claim's status, owner and
@@ -150,94 +146,43 @@ final class EntryRows {
         + " AND p.due_at IS NOT NULL ORDER BY p.created_at, p.id LIMIT 1";
   }
 
-  /**
-   * Decodes a row read with {@link #COLUMNS} in their order: columns are taken by position, which
-   * spares the driver a lookup by name for each of the 21 columns of every row.
-   */
+  /** Decodes a row read with {@link #COLUMNS} in their order, from column 1. */
   static OutboxEntry read(ResultSet row, SqlDialect dialect) throws SQLException {
-    OutboxEntryRecord record = new OutboxEntryRecord();
-    record.id = row.getString(1);
-    record.topic = row.getString(2);
-    record.orderingKey = row.getString(3);
-    record.payload = row.getBytes(4);
-    record.headers = row.getString(5);
-    record.status = row.getString(6);
-    record.attempts = row.getInt(7);
-    record.createdAt = dialect.getStoredInstant(row, 8);
-    record.updatedAt = dialect.getStoredInstant(row, 9);
-    record.availableAt = dialect.getStoredInstant(row, 10);
-    record.dueAt = dialect.getStoredInstant(row, 11);
-    record.claimGeneration = row.getLong(12);
-    record.owner = row.getString(13);
-    record.tokenNonce = row.getString(14);
-    record.claimedAt = dialect.getStoredInstant(row, 15);
-    record.leaseUntil = dialect.getStoredInstant(row, 16);
-    record.lastError = row.getString(17);
-    record.progress = row.getString(18);
-    record.deliveryReceipt = row.getString(19);
-    record.writeStamp = row.getString(20);
-    record.revision = row.getLong(21);
-    return OutboxEntryMapper.toEntry(record);
+    return OutboxEntryMapper.toEntry(EntryColumn.readRow(row, dialect));
   }
 
   /** Binds {@link #INSERT} for a freshly appended entry. */
   static void bindInsert(PreparedStatement insert, OutboxEntry entry, SqlDialect dialect) throws SQLException {
-    insert.setString(1, entry.id().value());
-    OutboxMessage message = entry.message();
-    insert.setString(2, message.topic());
-    insert.setString(3, message.orderingKey().orElse(null));
-    insert.setBytes(4, message.payload());
-    insert.setString(5, HeaderText.encode(message.headers()));
-    insert.setString(6, entry.status().name());
-    insert.setInt(7, entry.attempts());
-    dialect.setInstant(insert, 8, entry.createdAt());
-    dialect.setInstant(insert, 9, entry.updatedAt());
-    dialect.setInstant(insert, 10, entry.availableAt());
-    dialect.setInstant(insert, 11, entry.dueAt().orElse(null));
-    insert.setLong(12, entry.claimGeneration());
-    CurrentClaim claim = entry.currentClaim().orElse(null);
-    insert.setString(13, claim == null ? null : claim.owner().value());
-    insert.setString(14, claim == null ? null : claim.token().nonce().toString());
-    dialect.setInstant(insert, 15, claim == null ? null : claim.claimedAt());
-    dialect.setInstant(insert, 16, claim == null ? null : claim.leaseUntil());
-    insert.setString(17, entry.lastError().orElse(null));
-    insert.setString(18, entry.progress().orElse(null));
-    insert.setString(19, entry.deliveryReceipt().orElse(null));
-    insert.setString(20, entry.lastWriteStamp().map(WriteStamp::toString).orElse(null));
-    insert.setLong(21, entry.revision());
+    int index = 1;
+    for (EntryColumn column : EntryColumn.ALL) {
+      column.bind(insert, index++, entry, dialect);
+    }
   }
 
-  /** Binds {@link #WRITE}: store {@code written} where the row is still at {@code expectedRevision}. */
   /**
    * Binds {@link #TRANSITION}: store {@code written} where the row is still at
    * {@code expectedRevision} and held under {@code claim}.
    */
   static void bindTransition(PreparedStatement write, OutboxEntry written, long expectedRevision, Claim claim,
       SqlDialect dialect) throws SQLException {
-    bindWrite(write, written, expectedRevision, dialect);
-    write.setString(18, claim.owner().value());
-    write.setString(19, claim.token().nonce().toString());
+    int next = bindWrite(write, written, expectedRevision, dialect);
+    write.setString(next, claim.owner().value());
+    write.setString(next + 1, claim.token().nonce().toString());
   }
 
-  static void bindWrite(PreparedStatement write, OutboxEntry written, long expectedRevision, SqlDialect dialect)
+  /**
+   * Binds {@link #WRITE}: store {@code written} where the row is still at {@code expectedRevision}.
+   *
+   * @return the index of the next parameter
+   */
+  static int bindWrite(PreparedStatement write, OutboxEntry written, long expectedRevision, SqlDialect dialect)
       throws SQLException {
-    write.setString(1, written.status().name());
-    write.setInt(2, written.attempts());
-    dialect.setInstant(write, 3, written.availableAt());
-    dialect.setInstant(write, 4, written.dueAt().orElse(null));
-    write.setLong(5, written.claimGeneration());
-    CurrentClaim claim = written.currentClaim().orElse(null);
-    write.setString(6, claim == null ? null : claim.owner().value());
-    write.setString(7, claim == null ? null : claim.token().nonce().toString());
-    dialect.setInstant(write, 8, claim == null ? null : claim.claimedAt());
-    dialect.setInstant(write, 9, claim == null ? null : claim.leaseUntil());
-    write.setString(10, written.lastError().orElse(null));
-    write.setString(11, written.progress().orElse(null));
-    write.setString(12, written.deliveryReceipt().orElse(null));
-    dialect.setInstant(write, 13, written.updatedAt());
-    write.setString(14, written.lastWriteStamp().map(WriteStamp::toString).orElse(null));
-    write.setLong(15, written.revision());
-    write.setString(16, written.id().value());
-    write.setLong(17, expectedRevision);
+    int index = 1;
+    for (EntryColumn column : EntryColumn.ASSIGNED) {
+      column.bind(write, index++, written, dialect);
+    }
+    write.setString(index++, written.id().value());
+    write.setLong(index++, expectedRevision);
+    return index;
   }
 }

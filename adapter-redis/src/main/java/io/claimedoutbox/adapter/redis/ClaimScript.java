@@ -42,7 +42,8 @@ final class ClaimScript {
       args.addAll(fields);
     }
     return new ScriptCall(SCRIPT,
-        List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard)), bytes(keys.claimCall(shard, callStamp.toString()))),
+        List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard)), bytes(keys.claimCall(shard, callStamp.toString())),
+            bytes(keys.failed(shard))),
         args);
   }
 

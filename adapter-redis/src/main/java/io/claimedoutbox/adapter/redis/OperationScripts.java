@@ -69,8 +69,10 @@ final class OperationScripts {
     args.add(bytes(Long.toString(read.revision())));
     args.add(bytes(EntryFields.millis(requeued.dueAt().orElseThrow())));
     args.addAll(RedisEntryCodec.flat(EntryFields.encodeState(requeued)));
-    return new ScriptCall(REQUEUE, List.of(bytes(keys.entry(shard, requeued.id())), bytes(keys.due(shard)),
-        bytes(keys.finished(shard)), bytes(keys.deadLetters(shard))), args);
+    List<byte[]> touched = new ArrayList<>(List.of(bytes(keys.entry(shard, requeued.id())), bytes(keys.due(shard)),
+        bytes(keys.finished(shard)), bytes(keys.deadLetters(shard))));
+    read.message().orderingKey().ifPresent(key -> touched.add(bytes(keys.orderingKeyIndex(shard, key))));
+    return new ScriptCall(REQUEUE, touched, args);
   }
 
   static boolean requeued(Object reply) {

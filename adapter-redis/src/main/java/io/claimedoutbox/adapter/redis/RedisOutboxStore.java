@@ -21,6 +21,8 @@ import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.spi.StoreTimeClock;
+import io.claimedoutbox.port.spi.EntryFields;
+import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.spi.KernelOutboxStore;
 import io.claimedoutbox.port.spi.TransitionKernel;
 import io.claimedoutbox.port.UndecodableEntryException;
@@ -210,8 +212,20 @@ public final class RedisOutboxStore extends KernelOutboxStore implements OutboxO
     if (shard.isEmpty()) {
       return false;
     }
-    ScriptCall delete = DeleteScript.call(keys, shard.getAsInt(), id);
-    return DeleteScript.deleted(RedisCalls.once("delete " + id, () -> delete.run(redis)));
+    // the key's index goes in KEYS, so the key is read first; an entry's ordering key never changes,
+    // so the script finds another only if the id was deleted and appended again in between
+    for (int attempt = 0; ; attempt++) {
+      Optional<String> orderingKey = Optional.ofNullable(calls.safely("read the ordering key of " + id,
+          () -> redis.hget(keys.entry(shard.getAsInt(), id), EntryFields.ORDERING_KEY)));
+      ScriptCall delete = DeleteScript.call(keys, shard.getAsInt(), id, orderingKey);
+      Object reply = RedisCalls.once("delete " + id, () -> delete.run(redis));
+      if (!DeleteScript.moved(reply)) {
+        return DeleteScript.deleted(reply);
+      }
+      if (attempt == 2) {
+        throw new OutboxStoreException("outbox store failed: delete " + id + ": its ordering key kept changing");
+      }
+    }
   }
 
   @Override

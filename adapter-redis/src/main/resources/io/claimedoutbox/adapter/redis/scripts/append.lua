@@ -1,9 +1,11 @@
 -- Appends a batch of entries to one shard, atomically: every id is checked before anything is written.
--- KEYS[1]  the shard's due index (sorted set: entry id scored by due time in epoch millis)
+-- KEYS[1]  the shard's due index (sorted set: entry id scored by due time in epoch millis); then the
+--          index of each ordering key the batch holds, {prefix:s}:k:<key>
 -- ARGV[1]  the shard's entry key prefix, e.g. "{outbox:0}:e:"
--- ARGV[2]  the number of entries; then, per entry: id, due millis, field count k, k field/value pairs
--- An entry with an ordering key also joins its key's index, {prefix:s}:k:<key> (named from the due
--- index's hash tag), scored by append time, so a claim can tell the first unfinished entry of a key.
+-- ARGV[2]  the number of entries; then, per entry: id, due millis, the KEYS position of its ordering
+--          key's index (0 for none), field count k, k field/value pairs
+-- An entry with an ordering key also joins its key's index, scored by append time, so a claim can
+-- tell the first unfinished entry of a key. Every key written is in KEYS.
 -- Returns {'OK', count}. A batch repeated with the same write stamps (a client retry after a lost
 -- reply) finds its own entries and answers as the first run did, writing nothing. An id stored
 -- already by another write is {'DUPLICATE', id}, with nothing of the batch written.
@@ -13,8 +15,8 @@ local entries = {}
 local repeated = 0
 local at = 3
 for i = 1, count do
-  local id, due, fields = ARGV[at], ARGV[at + 1], tonumber(ARGV[at + 2])
-  local first, last = at + 3, at + 2 + 2 * fields
+  local id, due, keyIndex, fields = ARGV[at], ARGV[at + 1], tonumber(ARGV[at + 2]), tonumber(ARGV[at + 3])
+  local first, last = at + 4, at + 3 + 2 * fields
   if redis.call('EXISTS', prefix .. id) == 1 then
     local stamp = nil
     for f = first, last, 2 do
@@ -25,8 +27,8 @@ for i = 1, count do
     end
     repeated = repeated + 1
   end
-  entries[i] = {id = id, due = due, first = first, last = last}
-  at = at + 3 + 2 * fields
+  entries[i] = {id = id, due = due, keyIndex = keyIndex, first = first, last = last}
+  at = at + 4 + 2 * fields
 end
 if repeated == count then
   return {'OK', count}
@@ -34,17 +36,15 @@ end
 if repeated > 0 then
   return {'DUPLICATE', 'part of the batch'}
 end
-local tag = (string.gsub(KEYS[1], 'due$', ''))
 for _, entry in ipairs(entries) do
   redis.call('HSET', prefix .. entry.id, unpack(ARGV, entry.first, entry.last))
   redis.call('ZADD', KEYS[1], entry.due, entry.id)
-  local orderingKey, createdAt = nil, nil
-  for f = entry.first, entry.last, 2 do
-    if ARGV[f] == 'orderingKey' then orderingKey = ARGV[f + 1] end
-    if ARGV[f] == 'createdAt' then createdAt = ARGV[f + 1] end
-  end
-  if orderingKey then
-    redis.call('ZADD', tag .. 'k:' .. orderingKey, createdAt, entry.id)
+  if entry.keyIndex > 0 then
+    local createdAt = nil
+    for f = entry.first, entry.last, 2 do
+      if ARGV[f] == 'createdAt' then createdAt = ARGV[f + 1] end
+    end
+    redis.call('ZADD', KEYS[entry.keyIndex], createdAt, entry.id)
   end
 end
 return {'OK', count}

@@ -6,13 +6,13 @@
 -- KEYS[2]  in-flight index (CLAIMED entries, scored by lease end)
 -- KEYS[3]  this call's record (a set of the ids it claimed), so a blind client retry of the same
 --          call answers with the claims it made instead of claiming more
+-- KEYS[4]  the failed set (for the counts): a claimed entry is FAILED no more
 -- ARGV[1]  entry key prefix, ARGV[2] write stamp of this call; then per candidate: id, the revision
 --          it was read at, its lease end, a field count k and k field/value pairs of the claimed state
 -- Returns {'OK', id...} with the ids claimed, in candidate order; or, when this call ran before,
 -- {'REPEATED', HGETALL...} with the entries that call claimed and still hold its stamp.
 local prefix, stamp = ARGV[1], ARGV[2]
--- A claimed entry is FAILED no more; the failed set (for the counts) is named from the due index's tag.
-local failed = (string.gsub(KEYS[1], 'due$', '')) .. 'failed'
+local failed = KEYS[4]
 
 if redis.call('EXISTS', KEYS[3]) == 1 then
   local reply = {'REPEATED'}

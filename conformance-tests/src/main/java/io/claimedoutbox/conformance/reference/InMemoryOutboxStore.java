@@ -97,7 +97,7 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   private final StoreListeners listeners = new StoreListeners();
   private final CommitSignal commits = CommitSignal.local().reportingClaims(claims -> listeners.heard(
       StoreCall.claim(StoreCall.Kind.CLAIM_ON_APPEND, claims.get(0).owner(), claims.size()), claims,
-      CallListener::claimed));
+      CallListener::claimed), () -> !listeners.isEmpty());
 
   private record StoredRow(OutboxEntry entry, String damage) {}
 

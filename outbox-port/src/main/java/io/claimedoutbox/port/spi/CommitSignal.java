@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
 /**
@@ -47,18 +48,21 @@ public final class CommitSignal implements CommitNotifications {
   /** Where the next offer starts, so that the drains of one JVM share the appends between them. */
   private final AtomicInteger nextTaker = new AtomicInteger();
   private final RemoteCommits remote;
-  /** Hears the claims taken on append whose commit was reported, once per commit; may be a no-op. */
+  /** Hears the claims taken on append whose commit was reported, once per commit; {@code null} for nobody. */
   private final Consumer<List<Claim>> claimsCommitted;
+  /** Whether anybody hears {@link #claimsCommitted} now. */
+  private final BooleanSupplier claimsHeard;
   private AutoCloseable listening;
 
-  private CommitSignal(RemoteCommits remote, Consumer<List<Claim>> claimsCommitted) {
+  private CommitSignal(RemoteCommits remote, Consumer<List<Claim>> claimsCommitted, BooleanSupplier claimsHeard) {
     this.remote = remote;
     this.claimsCommitted = claimsCommitted;
+    this.claimsHeard = claimsHeard;
   }
 
   /** @return a signal heard in this JVM only */
   public static CommitSignal local() {
-    return new CommitSignal(null, claims -> { });
+    return new CommitSignal(null, null, () -> false);
   }
 
   /**
@@ -66,18 +70,22 @@ public final class CommitSignal implements CommitNotifications {
    * @return a signal that also relays what {@code remote} hears
    */
   public static CommitSignal withRemote(RemoteCommits remote) {
-    return new CommitSignal(Arguments.requireNonNull(remote, "remote"), claims -> { });
+    return new CommitSignal(Arguments.requireNonNull(remote, "remote"), null, () -> false);
   }
 
   /**
    * This signal, also telling {@code sink} once per reported commit the claims taken on append
-   * that it committed (never for a commit without any). Call it before anybody subscribes.
+   * that it committed (never for a commit without any). Call it before anybody subscribes. The sink
+   * is asked only while {@code listening} says somebody hears it, so a store nobody observes pays
+   * nothing per commit.
    *
    * @param sink what hears the committed claims; it runs on the committing thread
+   * @param listening whether anybody hears the sink now
    * @return the signal to use instead of this one
    */
-  public CommitSignal reportingClaims(Consumer<List<Claim>> sink) {
-    return new CommitSignal(remote, Arguments.requireNonNull(sink, "sink"));
+  public CommitSignal reportingClaims(Consumer<List<Claim>> sink, BooleanSupplier listening) {
+    return new CommitSignal(remote, Arguments.requireNonNull(sink, "sink"),
+        Arguments.requireNonNull(listening, "listening"));
   }
 
   /** Tells every subscriber that entries were committed, without saying which. */
@@ -91,13 +99,8 @@ public final class CommitSignal implements CommitNotifications {
    * @param appended the entries as appended
    */
   public void committed(List<OutboxEntry> appended) {
-    List<Claim> claimed = claimedOnAppend(appended);
-    if (!claimed.isEmpty()) {
-      try {
-        claimsCommitted.accept(claimed);
-      } catch (RuntimeException failure) {
-        LOG.log(System.Logger.Level.WARNING, "Reporting claims committed on append failed; the drains are told", failure);
-      }
+    if (claimsCommitted != null && claimsHeard.getAsBoolean()) {
+      reportClaims(appended);
     }
     for (Listener listener : listeners) {
       try {
@@ -108,7 +111,7 @@ public final class CommitSignal implements CommitNotifications {
     }
   }
 
-  private static List<Claim> claimedOnAppend(List<OutboxEntry> appended) {
+  private void reportClaims(List<OutboxEntry> appended) {
     List<Claim> claims = null;
     for (OutboxEntry entry : appended) {
       if (entry.currentClaim().isPresent()) {
@@ -118,7 +121,14 @@ public final class CommitSignal implements CommitNotifications {
         claims.add(Claim.of(entry));
       }
     }
-    return claims == null ? List.of() : claims;
+    if (claims == null) {
+      return;
+    }
+    try {
+      claimsCommitted.accept(claims);
+    } catch (RuntimeException failure) {
+      LOG.log(System.Logger.Level.WARNING, "Reporting claims committed on append failed; the drains are told", failure);
+    }
   }
 
   /**

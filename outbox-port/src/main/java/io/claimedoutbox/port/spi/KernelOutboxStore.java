@@ -147,7 +147,7 @@ public abstract class KernelOutboxStore implements OutboxClaimOutcomeStore {
    */
   protected final CommitSignal newCommitSignal(CommitSignal.RemoteCommits remote) {
     CommitSignal signal = remote == null ? CommitSignal.local() : CommitSignal.withRemote(remote);
-    return signal.reportingClaims(this::claimsOnAppendCommitted);
+    return signal.reportingClaims(this::claimsOnAppendCommitted, () -> !listeners.isEmpty());
   }
 
   private void claimsOnAppendCommitted(List<Claim> claims) {

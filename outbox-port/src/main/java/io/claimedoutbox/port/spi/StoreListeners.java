@@ -48,6 +48,11 @@ public final class StoreListeners {
     return () -> listeners.remove(registered);
   }
 
+  /** @return whether a call now would tell anybody */
+  public boolean isEmpty() {
+    return listeners.isEmpty();
+  }
+
   /**
    * Runs {@code work} as {@code call}, telling every listener how it started and ended.
    *

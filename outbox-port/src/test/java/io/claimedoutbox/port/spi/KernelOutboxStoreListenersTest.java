@@ -164,7 +164,7 @@ class KernelOutboxStoreListenersTest {
   @DisplayName("claims taken on append are reported once per commit, whatever the subscribers")
   void claimsTakenOnAppendAreReportedOncePerCommit() {
     List<List<Claim>> reported = new ArrayList<>();
-    CommitSignal signal = CommitSignal.local().reportingClaims(reported::add);
+    CommitSignal signal = CommitSignal.local().reportingClaims(reported::add, () -> true);
     signal.subscribe(appended -> { });
     signal.subscribe(appended -> { });
     Instant now = Instant.parse("2030-01-01T00:00:00Z");
@@ -177,6 +177,20 @@ class KernelOutboxStoreListenersTest {
 
     assertThat(reported).singleElement().satisfies(claims -> assertThat(claims).singleElement()
         .satisfies(claim -> assertThat(claim.entryId()).isEqualTo(EntryId.of("e-2"))));
+  }
+
+  @Test
+  @DisplayName("while nobody listens, a commit's claims are not even collected")
+  void claimsOnAppendCostNothingWhileNobodyListens() {
+    List<List<Claim>> reported = new ArrayList<>();
+    CommitSignal signal = CommitSignal.local().reportingClaims(reported::add, () -> false);
+    Instant now = Instant.parse("2030-01-01T00:00:00Z");
+    OutboxEntry claimed = OutboxEntry.appended(EntryId.of("e-2"), message(2), now, WriteStamp.fresh())
+        .claimedBy(WORKER, now, LEASE, WriteStamp.fresh());
+
+    signal.committed(List.of(claimed));
+
+    assertThat(reported).isEmpty();
   }
 
   @Test

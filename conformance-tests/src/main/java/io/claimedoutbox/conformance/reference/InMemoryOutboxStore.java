@@ -95,9 +95,8 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
 
   /** A row: an entry, or damage that makes it undecodable. */
   private final StoreListeners listeners = new StoreListeners();
-  private final CommitSignal commits = CommitSignal.local().reportingClaims(claims -> listeners.heard(
-      StoreCall.claim(StoreCall.Kind.CLAIM_ON_APPEND, claims.get(0).owner(), claims.size()), claims,
-      CallListener::claimed), () -> !listeners.isEmpty());
+  private final CommitSignal commits = CommitSignal.local()
+      .reportingClaims(listeners::claimsCommittedOnAppend, () -> !listeners.isEmpty());
 
   private record StoredRow(OutboxEntry entry, String damage) {}
 

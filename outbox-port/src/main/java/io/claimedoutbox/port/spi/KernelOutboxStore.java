@@ -147,12 +147,7 @@ public abstract class KernelOutboxStore implements OutboxClaimOutcomeStore {
    */
   protected final CommitSignal newCommitSignal(CommitSignal.RemoteCommits remote) {
     CommitSignal signal = remote == null ? CommitSignal.local() : CommitSignal.withRemote(remote);
-    return signal.reportingClaims(this::claimsOnAppendCommitted, () -> !listeners.isEmpty());
-  }
-
-  private void claimsOnAppendCommitted(List<Claim> claims) {
-    StoreCall call = StoreCall.claim(Kind.CLAIM_ON_APPEND, claims.get(0).owner(), claims.size());
-    listeners.heard(call, claims, CallListener::claimed);
+    return signal.reportingClaims(listeners::claimsCommittedOnAppend, () -> !listeners.isEmpty());
   }
 
   @Override

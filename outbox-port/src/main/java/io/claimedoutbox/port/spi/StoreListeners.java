@@ -4,7 +4,11 @@ import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.port.OutboxStoreListener;
 import io.claimedoutbox.port.OutboxStoreListener.CallListener;
 import io.claimedoutbox.port.StoreCall;
+import io.claimedoutbox.domain.Claim;
+import io.claimedoutbox.domain.WorkerId;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
@@ -95,6 +99,23 @@ public final class StoreListeners {
       return;
     }
     starting(call).forEach(listener -> tell(call, () -> answer.tell(listener, result, 0)));
+  }
+
+  /**
+   * Tells every listener of claims a commit reported as taken on append
+   * ({@link StoreCall.Kind#CLAIM_ON_APPEND}): one call per worker that took some, as each drain
+   * would have claimed its own.
+   *
+   * @param claims the claims, at least one
+   */
+  public void claimsCommittedOnAppend(List<Claim> claims) {
+    if (listeners.isEmpty()) {
+      return;
+    }
+    Map<WorkerId, List<Claim>> byWorker = new LinkedHashMap<>();
+    claims.forEach(claim -> byWorker.computeIfAbsent(claim.owner(), owner -> new ArrayList<>()).add(claim));
+    byWorker.forEach((worker, taken) -> heard(StoreCall.claim(StoreCall.Kind.CLAIM_ON_APPEND, worker, taken.size()),
+        taken, CallListener::claimed));
   }
 
   private List<CallListener> starting(StoreCall call) {

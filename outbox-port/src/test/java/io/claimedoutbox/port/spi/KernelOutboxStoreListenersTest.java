@@ -180,6 +180,29 @@ class KernelOutboxStoreListenersTest {
   }
 
   @Test
+  @DisplayName("claims two drains took from one append are heard as one call per drain")
+  void claimsOnAppendAreHeardPerWorker() {
+    StoreListeners listeners = new StoreListeners();
+    List<String> calls = new CopyOnWriteArrayList<>();
+    listeners.add(call -> new OutboxStoreListener.CallListener() {
+      @Override
+      public void claimed(List<Claim> claims, long nanos) {
+        calls.add(call.kind().tagValue() + " " + call.worker().orElseThrow() + " " + claims.size());
+      }
+    });
+    Instant now = Instant.parse("2030-01-01T00:00:00Z");
+    List<Claim> claims = new ArrayList<>();
+    for (String worker : List.of("a", "b", "a")) {
+      claims.add(Claim.of(OutboxEntry.appended(EntryId.generate(), message(1), now, WriteStamp.fresh())
+          .claimedBy(WorkerId.of(worker), now, LEASE, WriteStamp.fresh())));
+    }
+
+    listeners.claimsCommittedOnAppend(claims);
+
+    assertThat(calls).containsExactly("claim_on_append a 2", "claim_on_append b 1");
+  }
+
+  @Test
   @DisplayName("while nobody listens, a commit's claims are not even collected")
   void claimsOnAppendCostNothingWhileNobodyListens() {
     List<List<Claim>> reported = new ArrayList<>();

@@ -46,23 +46,26 @@ final class StoreCallCounter implements OutboxStoreListener {
     private final LongAdder elements = new LongAdder();
     private final LongAdder nanos = new LongAdder();
 
+    /** Hears every call of the tally's kind: it keeps no state of its own, so one serves all. */
+    private final CallListener listener = new CallListener() {
+      @Override
+      public void claimed(List<Claim> claimed, long took) {
+        count(claimed.size(), took);
+      }
+
+      @Override
+      public void transitioned(List<ClaimTransitionResult> written, long took) {
+        count(written.size(), took);
+      }
+
+      @Override
+      public void failed(RuntimeException failure, long took) {
+        count(0, took);
+      }
+    };
+
     CallListener listener() {
-      return new CallListener() {
-        @Override
-        public void claimed(List<Claim> claimed, long took) {
-          count(claimed.size(), took);
-        }
-
-        @Override
-        public void transitioned(List<ClaimTransitionResult> written, long took) {
-          count(written.size(), took);
-        }
-
-        @Override
-        public void failed(RuntimeException failure, long took) {
-          count(0, took);
-        }
-      };
+      return listener;
     }
 
     private void count(int size, long took) {

@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.jpa;
 
+import io.claimedoutbox.adapter.jpa.EntryColumn.Kind;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -27,34 +28,23 @@ import java.util.function.Function;
  */
 final class ArrayRowWriter extends RowWriter {
 
-  /** How a column is sent: its SQL type, and whether its values travel as text. */
-  private enum Kind {
-    TEXT("text"), INT4("int4"), INT8("int8"), TIMESTAMP("timestamptz");
+  /** The array a column's values travel in (instants as ISO text, cast by the server). */
+  private static String arrayParameter(Kind kind) {
+    return kind == Kind.TIMESTAMP ? "?::text[]::timestamptz[]" : "?::" + kind.postgresType() + "[]";
+  }
 
-    private final String sqlType;
+  private static String scalarParameter(Kind kind) {
+    return "?::" + kind.postgresType();
+  }
 
-    Kind(String sqlType) {
-      this.sqlType = sqlType;
-    }
+  /** The element an array carries, and the value a scalar is bound as. */
+  private static Object bound(Kind kind, Object value) {
+    return kind == Kind.TIMESTAMP && value != null ? value.toString() : value;
+  }
 
-    /** The array the statement reads (instants travel as ISO text and are cast by the server). */
-    String arrayParameter() {
-      return this == TIMESTAMP ? "?::text[]::timestamptz[]" : "?::" + sqlType + "[]";
-    }
-
-    String scalarParameter() {
-      return "?::" + sqlType;
-    }
-
-    /** The element an array carries, and the value a scalar is bound as. */
-    Object bound(Object value) {
-      return this == TIMESTAMP && value != null ? value.toString() : value;
-    }
-
-    /** The element type {@link Connection#createArrayOf} is given. */
-    String arrayElementType() {
-      return this == TIMESTAMP ? "text" : sqlType;
-    }
+  /** The element type {@link Connection#createArrayOf} is given. */
+  private static String arrayElementType(Kind kind) {
+    return kind == Kind.TIMESTAMP ? "text" : kind.postgresType();
   }
 
   /** A column of the batch: its name in the statement, how it is sent, its value in each write. */
@@ -62,7 +52,7 @@ final class ArrayRowWriter extends RowWriter {
 
   /** The columns the statement assigns, in the order of its SET clause: {@link EntryColumn#ASSIGNED}. */
   private static final List<Column> ASSIGNED = EntryColumn.ASSIGNED.stream()
-      .map(column -> new Column(column.sqlName(), Kind.valueOf(column.kind().name()),
+      .map(column -> new Column(column.sqlName(), column.kind(),
           row -> column.valueOf(row.written())))
       .toList();
 
@@ -117,11 +107,11 @@ final class ArrayRowWriter extends RowWriter {
         if (shape.parameterIsArray()[p]) {
           Object[] elements = values[c];
           for (int r = 0; r < elements.length; r++) {
-            elements[r] = kind.bound(elements[r]);
+            elements[r] = bound(kind, elements[r]);
           }
-          update.setArray(p + 1, connection.createArrayOf(kind.arrayElementType(), elements));
+          update.setArray(p + 1, connection.createArrayOf(arrayElementType(kind), elements));
         } else {
-          bindScalar(update, p + 1, kind, kind.bound(values[c][0]));
+          bindScalar(update, p + 1, kind, bound(kind, values[c][0]));
         }
       }
       Set<String> written = new HashSet<>();
@@ -163,7 +153,7 @@ final class ArrayRowWriter extends RowWriter {
     StringBuilder names = new StringBuilder();
     for (int c = 0; c < columns.size(); c++) {
       if ((uniform & 1L << c) == 0) {
-        arrays.append(arrays.length() == 0 ? "" : ", ").append(columns.get(c).kind().arrayParameter());
+        arrays.append(arrays.length() == 0 ? "" : ", ").append(arrayParameter(columns.get(c).kind()));
         names.append(names.length() == 0 ? "" : ", ").append(columns.get(c).name());
         parameterColumns.add(c);
         parameterIsArray.add(true);
@@ -194,7 +184,7 @@ final class ArrayRowWriter extends RowWriter {
     }
     parameterColumns.add(c);
     parameterIsArray.add(false);
-    return column.kind().scalarParameter();
+    return scalarParameter(column.kind());
   }
 
   private static boolean[] toArray(List<Boolean> flags) {

@@ -62,9 +62,19 @@ enum EntryColumn {
   REVISION("revision", Kind.INT8, true, OutboxEntry::revision,
       (row, record, at, dialect) -> record.revision = row.getLong(at));
 
-  /** How a column's values travel over JDBC. */
+  /** How a column's values travel over JDBC, and the PostgreSQL type a statement over arrays casts them to. */
   enum Kind {
-    TEXT, BYTES, INT4, INT8, TIMESTAMP
+    TEXT("text"), BYTES("bytea"), INT4("int4"), INT8("int8"), TIMESTAMP("timestamptz");
+
+    private final String postgresType;
+
+    Kind(String postgresType) {
+      this.postgresType = postgresType;
+    }
+
+    String postgresType() {
+      return postgresType;
+    }
   }
 
   /** Puts the column of a row read into the record that {@link OutboxEntryMapper} decodes. */

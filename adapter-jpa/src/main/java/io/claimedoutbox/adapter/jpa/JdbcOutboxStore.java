@@ -214,7 +214,7 @@ public sealed class JdbcOutboxStore extends KernelOutboxStore implements OutboxO
    * the drains of this store when it completes; see {@link JpaOutboxStore#appendWithin}.
    */
   List<OutboxEntry> appendJoined(JoinedTransaction transaction, List<OutboxMessage> batch) {
-    return listenedAppend(batch.size(), () -> appendJoinedChecked(transaction, batch));
+    return listenedAppend(batch, () -> appendJoinedChecked(transaction, batch));
   }
 
   private List<OutboxEntry> appendJoinedChecked(JoinedTransaction transaction, List<OutboxMessage> batch) {
@@ -247,10 +247,14 @@ public sealed class JdbcOutboxStore extends KernelOutboxStore implements OutboxO
   public List<OutboxEntry> appendOn(Connection connection, List<OutboxMessage> messages) {
     Arguments.requireNonNull(connection, "connection");
     List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    return listenedAppend(batch.size(), () -> {
+    try {
+      requireTransaction(connection, "appendOn");
+    } catch (SQLException failure) {
+      throw JdbcAccess.failure("append", failure);
+    }
+    return listenedAppend(batch, () -> {
       List<OutboxEntry> appended = NewEntries.of(batch, clock.instant());
       try {
-        requireTransaction(connection, "appendOn");
         insert(connection, appended);
         return appended;
       } catch (SQLException failure) {
@@ -280,7 +284,7 @@ public sealed class JdbcOutboxStore extends KernelOutboxStore implements OutboxO
     } catch (SQLException failure) {
       throw JdbcAccess.failure("append", failure);
     }
-    List<OutboxEntry> written = listenedAppend(batch.size(), () -> {
+    List<OutboxEntry> written = listenedAppend(batch, () -> {
       Instant now = clock.instant();
       List<OutboxEntry> claimed = commits.claimOnAppend(NewEntries.of(batch, now), now);
       try {

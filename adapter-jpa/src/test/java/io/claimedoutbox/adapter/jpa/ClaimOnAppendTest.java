@@ -1,6 +1,7 @@
 package io.claimedoutbox.adapter.jpa;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.claimedoutbox.adapter.jpa.testkit.JpaTestKit;
 import io.claimedoutbox.domain.EntryId;
@@ -9,6 +10,8 @@ import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.CommitNotifications;
+import io.claimedoutbox.port.OutboxStoreListener;
+import io.claimedoutbox.port.StoreCall;
 import jakarta.persistence.EntityManager;
 import java.sql.Connection;
 import java.time.Duration;
@@ -114,5 +117,27 @@ class ClaimOnAppendTest {
       assertThat(drain.offered).as("a plain appendOn is not offered").doesNotContain(plain.id());
       assertThat(store.find(plain.id()).orElseThrow().status()).isEqualTo(EntryStatus.PENDING);
     }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(value = TestDatabase.class, names = {"POSTGRESQL", "MARIADB"})
+  @DisplayName("a connection in auto-commit mode is refused before any listener hears of the append")
+  void anAutoCommitConnectionIsRefusedBeforeTheListenersHear(TestDatabase database) throws Exception {
+    JpaOutboxStore store = cleanStore(database);
+    List<StoreCall.Kind> heard = new ArrayList<>();
+    store.listen(call -> {
+      heard.add(call.kind());
+      return OutboxStoreListener.CallListener.NONE;
+    });
+    try (Connection connection = JpaFixtures.of(database).dataSource().getConnection()) {
+      connection.setAutoCommit(true);
+
+      assertThatThrownBy(() -> store.appendOn(connection, List.of(message())))
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("auto-commit");
+      assertThatThrownBy(() -> store.beginAppendOn(connection, List.of(message())))
+          .isInstanceOf(IllegalStateException.class).hasMessageContaining("auto-commit");
+    }
+    assertThat(heard).as("calls the listeners heard").isEmpty();
+    assertThat(JpaFixtures.of(database).fixture().countRaw()).as("rows written").isZero();
   }
 }

@@ -265,10 +265,7 @@ public final class MongoOutboxStore extends KernelOutboxStore implements OutboxO
   public List<OutboxEntry> appendAll(ClientSession session, List<OutboxMessage> messages) {
     Arguments.requireNonNull(session, "session");
     List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    if (batch.isEmpty()) {
-      return List.of();
-    }
-    return listenedAppend(batch.size(), () -> {
+    return listenedAppend(batch, () -> {
       List<OutboxEntry> entries = NewEntries.of(batch, clock.instant());
       run("append", () -> collection.insertMany(session,
           entries.stream().map(EntryDocuments::toDocument).toList()));
@@ -298,10 +295,7 @@ public final class MongoOutboxStore extends KernelOutboxStore implements OutboxO
           + ", the store's, was " + database.getName());
     }
     List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    if (batch.isEmpty()) {
-      return List.of();
-    }
-    return listenedAppend(batch.size(), () -> {
+    return listenedAppend(batch, () -> {
       List<OutboxEntry> entries = NewEntries.of(batch, clock.instant());
       MongoCollection<Document> target = database.getCollection(collection.getNamespace().getCollectionName())
           .withWriteConcern(collection.getWriteConcern());

@@ -128,14 +128,18 @@ public abstract class KernelOutboxStore implements OutboxClaimOutcomeStore {
 
   /**
    * Runs an append of the adapter's own (inside a caller's transaction, say) as one
-   * {@link Kind#APPEND} call its listeners hear; the adapter checks the messages first.
+   * {@link Kind#APPEND} call its listeners hear. The adapter checks every argument first, so a
+   * rejected one reaches no listener; an empty batch appends nothing and is heard by nobody.
    *
-   * @param messages how many messages are appended
-   * @param append the append
-   * @return what {@code append} returned
+   * @param checked the messages, checked ({@link StoreArguments#checkAppendAll})
+   * @param append the append of {@code checked}
+   * @return what {@code append} returned, or an empty list for an empty batch
    */
-  protected final List<OutboxEntry> listenedAppend(int messages, Supplier<List<OutboxEntry>> append) {
-    return listeners.run(() -> StoreCall.append(messages), append, CallListener::appended);
+  protected final List<OutboxEntry> listenedAppend(List<OutboxMessage> checked, Supplier<List<OutboxEntry>> append) {
+    if (checked.isEmpty()) {
+      return List.of();
+    }
+    return listeners.run(() -> StoreCall.append(checked.size()), append, CallListener::appended);
   }
 
   /**
@@ -158,10 +162,7 @@ public abstract class KernelOutboxStore implements OutboxClaimOutcomeStore {
   @Override
   public final List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
     List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    if (batch.isEmpty()) {
-      return List.of();
-    }
-    return listenedAppend(batch.size(), () -> appendChecked(batch));
+    return listenedAppend(batch, () -> appendChecked(batch));
   }
 
   @Override

@@ -1,76 +1,78 @@
 package io.claimedoutbox.conformance.reference;
 
-import io.claimedoutbox.conformance.FaultProxy.Fault;
 import io.claimedoutbox.conformance.FaultProxies;
-import io.claimedoutbox.domain.TransitionKind;
-import io.claimedoutbox.port.spi.LostAcknowledgement;
-import io.claimedoutbox.port.OutboxStoreException;
+import io.claimedoutbox.conformance.FaultProxy.Fault;
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import io.claimedoutbox.domain.AppendOrder;
 import io.claimedoutbox.domain.Arguments;
 import io.claimedoutbox.domain.Claim;
-import io.claimedoutbox.domain.ClaimFence;
-import io.claimedoutbox.domain.ClaimTransition;
-import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
-import io.claimedoutbox.domain.TransitionRequest;
+import io.claimedoutbox.domain.PayloadBudget;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
-import io.claimedoutbox.port.spi.NewEntries;
-import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.CommitNotifications;
-import io.claimedoutbox.port.OutboxClaimOutcomeStore;
-import io.claimedoutbox.port.spi.AppendedClaims;
-import io.claimedoutbox.port.spi.CommitSignal;
+import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OperationArguments;
 import io.claimedoutbox.port.OutboxOperations;
+import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
-import io.claimedoutbox.domain.EntryStatus;
-import java.util.EnumMap;
-import io.claimedoutbox.port.OutboxStoreListener;
-import io.claimedoutbox.port.OutboxStoreListener.CallListener;
-import io.claimedoutbox.port.StoreArguments;
-import io.claimedoutbox.port.StoreCall;
-import io.claimedoutbox.port.spi.StoreListeners;
-import io.claimedoutbox.domain.PayloadBudget;
 import io.claimedoutbox.port.StoreCapability;
-import io.claimedoutbox.conformance.TransitionWriteHook;
 import io.claimedoutbox.port.UndecodableEntryException;
+import io.claimedoutbox.port.spi.AppendedClaims;
+import io.claimedoutbox.port.spi.CommitSignal;
+import io.claimedoutbox.port.spi.ConditionalWrite;
+import io.claimedoutbox.port.spi.ConditionalWrites;
+import io.claimedoutbox.port.spi.KernelOutboxStore;
+import io.claimedoutbox.port.spi.NewEntries;
+import io.claimedoutbox.port.spi.TransitionKernel;
+import io.claimedoutbox.port.spi.WriteAnswer;
+import io.claimedoutbox.port.spi.WriteOutcomeUnknownException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
- * The reference store: the contract implemented as plainly as possible over a map, to prove the
- * conformance suite itself (it must pass every rule) and to serve as an executable specification.
+ * The reference store: map storage under the same {@link KernelOutboxStore} and
+ * {@link TransitionKernel} every shipped adapter runs on, so the conformance suite proves the
+ * algorithm the adapters use, and this class reads as the list of primitives an adapter writes.
  *
- * <p>A transition reads the row under the lock, decides with {@link ClaimFence}, releases the
- * lock, calls the {@link TransitionWriteHook}, then writes under the lock only if the revision is
- * still the one it evaluated — a compare-and-set, exactly like the database adapters. Claims run
- * entirely under the lock.
+ * <p>The map is the "backend": one row per entry (or damage that makes it undecodable), guarded by
+ * one lock. Its {@link ConditionalWrites} are a compare-and-set on the revision under that lock.
+ * Transitions are decided {@linkplain TransitionKernel#evaluatingFirst evaluating first}: the row is
+ * read, {@code ClaimFence} decides, the suite's {@link TransitionWriteHook} runs, then the write is
+ * compared and set; so the staged races (a write landing between evaluation and write) end in
+ * {@code CONCURRENCY_LOST} or {@code MISSING}, as the contract's rule 5 says. Claims run entirely
+ * under the lock. Every request to the map (reads, claims, writes) goes over a {@link Link} that the
+ * fixture's fault proxy can cut before the request or before the answer, standing in for a network.
  *
- * <p>Every public call is heard by the store's {@linkplain #listen listeners}; a batch of
- * transitions runs one by one through {@link #tryTransition} (the port's default), so they hear one
- * call per element, and a transition's own read of the entry as a {@code FIND}.
- *
- * <p>The protected methods are the decision points the suite's self-tests override to plant bugs;
- * they are not an extension API. Thread-safe. Not durable: for tests only.
+ * <p>The protected methods are the primitives the suite's self-tests override to plant the bugs an
+ * adapter on the kernel could have (a due query that ignores leases, a compare-and-set that reports
+ * success it did not have, an answer lost and guessed); they are not an extension API. Bugs that
+ * only a store written by hand can have are planted by wrapping this one. Thread-safe. Not durable:
+ * for tests only.
  */
-public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOperations {
+public class InMemoryOutboxStore extends KernelOutboxStore implements OutboxOperations {
 
   private final Clock clock;
   private final TransitionWriteHook writeHook;
+  private final ConditionalWrites conditionalWrites = new MapWrites();
+  private final TransitionKernel transitions;
+  private final CommitSignal commits = newCommitSignal(null);
   private Map<EntryId, StoredRow> rows = new HashMap<>();
   private volatile Link link = Optional::empty;
 
@@ -94,10 +96,6 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   }
 
   /** A row: an entry, or damage that makes it undecodable. */
-  private final StoreListeners listeners = new StoreListeners();
-  private final CommitSignal commits = CommitSignal.local()
-      .reportingClaims(listeners::claimsCommittedOnAppend, () -> !listeners.isEmpty());
-
   private record StoredRow(OutboxEntry entry, String damage) {}
 
   /**
@@ -107,11 +105,12 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   public InMemoryOutboxStore(Clock clock, TransitionWriteHook writeHook) {
     this.clock = Arguments.requireNonNull(clock, "clock");
     this.writeHook = Arguments.requireNonNull(writeHook, "writeHook");
+    this.transitions = TransitionKernel.evaluatingFirst(conditionalWrites, clock);
   }
 
   @Override
   public Set<StoreCapability> capabilities() {
-    // claimNextOfKeys asks key by key, as the port's default does: in memory that costs no round trip
+    // claimNextOfKeys asks key by key, as the kernel's default does: in memory that costs no round trip
     return Set.of(StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_BY_KEYS, StoreCapability.CLAIM_APPENDED,
         StoreCapability.CLAIM_ON_APPEND);
   }
@@ -135,50 +134,88 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
     this.link = Arguments.requireNonNull(value, "link");
   }
 
-  @Override
-  public OutboxStoreListener.Registration listen(OutboxStoreListener listener) {
-    return listeners.add(listener);
+  /** @return the clock this store reads time from */
+  public Clock clock() {
+    return clock;
   }
 
+  /** {@inheritDoc} Drains of this store object are told after every non-empty append. */
   @Override
-  public List<OutboxEntry> appendAll(List<OutboxMessage> messages) {
-    List<OutboxMessage> batch = StoreArguments.checkAppendAll(messages);
-    return listeners.run(() -> StoreCall.append(batch.size()), () -> appendChecked(batch), CallListener::appended);
+  public CommitNotifications commitNotifications() {
+    return commits;
   }
 
-  private List<OutboxEntry> appendChecked(List<OutboxMessage> batch) {
+  // ---- the primitives an adapter writes: appends, reads, removal, claims, conditional writes ----
+
+  @Override
+  protected List<OutboxEntry> appendChecked(List<OutboxMessage> batch) {
     Instant now = clock.instant();
     List<OutboxEntry> fresh = NewEntries.of(batch, now);
     List<OutboxEntry> appended = commits.claimOnAppend(fresh, now);
     synchronized (rows) {
       appended.forEach(entry -> rows.put(entry.id(), new StoredRow(entry, null)));
     }
-    if (!appended.isEmpty()) {
-      commits.committed(reportedOnCommit(fresh, appended));
-    }
+    commits.committed(reportedOnCommit(fresh, appended));
     return appended;
   }
 
-  /**
-   * What an append's commit reports to the listeners: the entries as written (claimed where a
-   * listener took them on append), not as they were before the offer.
-   *
-   * @param fresh the entries as appended, before any listener took one
-   * @param written the entries as written
-   * @return what to report
-   */
-  protected List<OutboxEntry> reportedOnCommit(List<OutboxEntry> fresh, List<OutboxEntry> written) {
-    return written;
+  @Override
+  protected Optional<OutboxEntry> read(EntryId id) {
+    try {
+      return send(() -> readRow(id));
+    } catch (LinkFailure lost) {
+      throw new OutboxStoreException("outbox store failed: find " + id, lost);
+    }
   }
 
   @Override
-  public List<Claim> claimAppended(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
-    List<OutboxEntry> checked = StoreArguments.checkClaimAppended(worker, appended, lease);
-    return listeners.run(() -> StoreCall.claim(StoreCall.Kind.CLAIM_APPENDED, worker, checked.size()),
-        () -> claimAppendedChecked(worker, checked, lease), CallListener::claimed);
+  protected boolean remove(EntryId id) {
+    synchronized (rows) {
+      return rows.remove(id) != null;
+    }
   }
 
-  private List<Claim> claimAppendedChecked(WorkerId worker, List<OutboxEntry> checked, Duration lease) {
+  @Override
+  protected TransitionKernel transitionKernel() {
+    return transitions;
+  }
+
+  /**
+   * The map's conditional writes, as the {@link #transitionKernel} uses them: for a planted store
+   * that builds a kernel of its own over them.
+   *
+   * @return the writes
+   */
+  protected final ConditionalWrites conditionalWrites() {
+    return conditionalWrites;
+  }
+
+  @Override
+  protected List<Claim> claimDueChecked(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
+    Instant now = clock.instant();
+    try {
+      return send(() -> claimUnderLock(all -> withinPayloadLimit(selectDue(all, now, maxEntries), maxPayloadBytes),
+          worker, now, lease));
+    } catch (LinkFailure lost) {
+      throw new OutboxStoreException("outbox store failed: claim for " + worker
+          + " (entries it claimed return to the queue when their leases end)", lost);
+    }
+  }
+
+  @Override
+  protected List<Claim> claimNextOfKeyChecked(WorkerId worker, String orderingKey, Duration lease) {
+    Instant now = clock.instant();
+    try {
+      return send(() -> claimUnderLock(all -> Optional.ofNullable(AppendOrder.firstOfEachKey(all).get(orderingKey))
+          .filter(head -> head.isDue(now)).stream().toList(), worker, now, lease));
+    } catch (LinkFailure lost) {
+      throw new OutboxStoreException("outbox store failed: claim the next entry of " + orderingKey + " for " + worker
+          + " (an entry it claimed returns to the queue when its lease ends)", lost);
+    }
+  }
+
+  @Override
+  protected List<Claim> claimAppendedChecked(WorkerId worker, List<OutboxEntry> checked, Duration lease) {
     Instant now = clock.instant();
     WriteStamp stamp = WriteStamp.fresh();
     List<Claim> claims = new ArrayList<>();
@@ -195,76 +232,6 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
     return claims;
   }
 
-  /** {@inheritDoc} Drains of this store object are told after every non-empty append. */
-  @Override
-  public CommitNotifications commitNotifications() {
-    return commits;
-  }
-
-  @Override
-  public Optional<OutboxEntry> find(EntryId id) {
-    Arguments.requireNonNull(id, "id");
-    return listeners.run(() -> StoreCall.ofEntry(StoreCall.Kind.FIND, id), () -> read(id), CallListener::found);
-  }
-
-  private Optional<OutboxEntry> read(EntryId id) {
-    try {
-      return send(() -> {
-        synchronized (rows) {
-          return decode(id, rows.get(id));
-        }
-      });
-    } catch (LinkFailure lost) {
-      throw new OutboxStoreException("outbox store failed: find " + id, lost);
-    }
-  }
-
-  @Override
-  public boolean delete(EntryId id) {
-    Arguments.requireNonNull(id, "id");
-    return listeners.run(() -> StoreCall.ofEntry(StoreCall.Kind.DELETE, id), () -> {
-      synchronized (rows) {
-        return rows.remove(id) != null;
-      }
-    }, CallListener::deleted);
-  }
-
-  @Override
-  public List<Claim> claimDue(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
-    StoreArguments.checkClaimDue(worker, maxEntries, maxPayloadBytes, lease);
-    return listeners.run(() -> StoreCall.claim(StoreCall.Kind.CLAIM_DUE, worker, maxEntries),
-        () -> claimDueChecked(worker, maxEntries, maxPayloadBytes, lease), CallListener::claimed);
-  }
-
-  private List<Claim> claimDueChecked(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
-    Instant now = clock.instant();
-    try {
-      return send(() -> claimUnderLock(all -> withinPayloadLimit(selectDue(all, now, maxEntries), maxPayloadBytes),
-          worker, now, lease));
-    } catch (LinkFailure lost) {
-      throw new OutboxStoreException("outbox store failed: claim for " + worker
-          + " (entries it claimed return to the queue when their leases end)", lost);
-    }
-  }
-
-  @Override
-  public List<Claim> claimNextOfKey(WorkerId worker, String orderingKey, Duration lease) {
-    StoreArguments.checkClaimNextOfKey(worker, orderingKey, lease);
-    return listeners.run(() -> StoreCall.claim(StoreCall.Kind.CLAIM_BY_KEYS, worker, 1),
-        () -> claimNextOfKeyChecked(worker, orderingKey, lease), CallListener::claimed);
-  }
-
-  private List<Claim> claimNextOfKeyChecked(WorkerId worker, String orderingKey, Duration lease) {
-    Instant now = clock.instant();
-    try {
-      return send(() -> claimUnderLock(all -> Optional.ofNullable(AppendOrder.firstOfEachKey(all).get(orderingKey))
-          .filter(head -> head.isDue(now)).stream().toList(), worker, now, lease));
-    } catch (LinkFailure lost) {
-      throw new OutboxStoreException("outbox store failed: claim the next entry of " + orderingKey + " for " + worker
-          + " (an entry it claimed returns to the queue when its lease ends)", lost);
-    }
-  }
-
   /** Under the lock: decodes every row, claims what {@code choose} picks from them. */
   private List<Claim> claimUnderLock(Function<List<OutboxEntry>, List<OutboxEntry>> choose,
       WorkerId worker, Instant now, Duration lease) {
@@ -279,29 +246,73 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
     }
   }
 
-  @Override
-  public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
-    StoreArguments.checkTransition(claim, request);
-    return listeners.run(() -> StoreCall.transition(List.of(new ClaimTransition(claim, request))),
-        () -> transition(claim, request), (listener, result, nanos) -> listener.transitioned(List.of(result), nanos));
+  /**
+   * The map's compare-and-set: stores {@code next} if the row still {@linkplain #stillMatches matches}
+   * {@code expected} (and is decodable), in one step under the lock.
+   *
+   * @param expected the entry as read
+   * @param next the entry to store
+   * @return whether it was stored
+   */
+  protected boolean compareAndSet(OutboxEntry expected, OutboxEntry next) {
+    synchronized (rows) {
+      StoredRow current = rows.get(next.id());
+      if (current != null && current.damage() == null && stillMatches(current.entry(), expected)) {
+        rows.put(next.id(), new StoredRow(next, null));
+        return true;
+      }
+      return false;
+    }
   }
 
-  private ClaimTransitionResult transition(Claim claim, TransitionRequest request) {
-    Optional<OutboxEntry> evaluated = find(claim.entryId());
-    Optional<ClaimTransitionResult> decided = decideBeforeWrite(claim, evaluated);
-    if (decided.isPresent()) {
-      return decided.get();
-    }
-    writeHook.beforeWrite(claim, request.kind());
-    OutboxEntry next = written(evaluated.get(), claim, request, clock.instant(), WriteStamp.fresh());
-    boolean landed;
-    try {
-      landed = send(() -> compareAndSet(evaluated.get(), next));
-    } catch (LinkFailure lost) {
-      return lostAcknowledgement(claim, request.kind(), next, evaluated.get(), lost);
-    }
-    return landed ? ClaimTransitionResult.applied(next) : afterLostWrite(claim, find(claim.entryId()));
+  /**
+   * What the compare-and-set compares: the revision, which every write raises.
+   *
+   * @param stored the row now
+   * @param expected the entry the write was computed from
+   * @return whether the row is still that entry
+   */
+  protected boolean stillMatches(OutboxEntry stored, OutboxEntry expected) {
+    return stored.revision() == expected.revision();
   }
+
+  /**
+   * What a transition write whose answer the {@link Link} lost tells the kernel: that it cannot say
+   * ({@link WriteOutcomeUnknownException}), so the kernel decides from the row read again.
+   *
+   * @param write the write that was sent
+   * @param lost how its answer was lost
+   * @return never, here; a planted store may answer
+   */
+  protected WriteAnswer lostAnswer(ConditionalWrite write, LinkFailure lost) {
+    throw new WriteOutcomeUnknownException("outbox store failed: " + write.kind() + " of " + write.entryId(), lost);
+  }
+
+  /** The map's conditional writes: the write hook, then one compare-and-set per element over the link. */
+  private final class MapWrites implements ConditionalWrites {
+    @Override
+    public List<WriteAnswer> writeAll(List<ConditionalWrite> writes) {
+      List<WriteAnswer> answers = new ArrayList<>(writes.size());
+      for (ConditionalWrite write : writes) {
+        writeHook.beforeWrite(write.claim(), write.kind());
+        WriteAnswer answer;
+        try {
+          answer = send(() -> compareAndSet(write.basis(), write.next())) ? WriteAnswer.WRITTEN : WriteAnswer.NOT_WRITTEN;
+        } catch (LinkFailure lost) {
+          answer = lostAnswer(write, lost);
+        }
+        answers.add(answer);
+      }
+      return answers;
+    }
+
+    @Override
+    public Optional<OutboxEntry> read(EntryId id) {
+      return InMemoryOutboxStore.this.read(id);
+    }
+  }
+
+  // ---- operations ----
 
   @Override
   public StatusCounts countByStatus() {
@@ -329,10 +340,10 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   @Override
   public RequeueResult requeue(EntryId id) {
     OperationArguments.checkId(id);
-    Optional<OutboxEntry> before = find(id);
+    Optional<OutboxEntry> before = read(id);
     boolean written = before.filter(entry -> entry.status() == EntryStatus.DEAD_LETTERED)
         .map(entry -> compareAndSet(entry, requeuedEntry(entry, clock.instant()))).orElse(false);
-    return RequeueResult.of(written, find(id));
+    return RequeueResult.of(written, read(id));
   }
 
   @Override
@@ -356,57 +367,7 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
         .count();
   }
 
-  private List<OutboxEntry> decodedRows() {
-    synchronized (rows) {
-      List<OutboxEntry> all = new ArrayList<>();
-      rows.forEach((id, row) -> decode(id, row).ifPresent(all::add));
-      return all;
-    }
-  }
-
-  private boolean compareAndSet(OutboxEntry evaluated, OutboxEntry next) {
-    synchronized (rows) {
-      StoredRow current = rows.get(next.id());
-      if (current != null && current.damage() == null && current.entry().revision() == evaluated.revision()) {
-        rows.put(next.id(), new StoredRow(next, null));
-        return true;
-      }
-      return false;
-    }
-  }
-
-  /**
-   * One request over the {@link Link}: cut before it, the map never sees it; cut after it (or held,
-   * then let go), the map acts and the answer is lost.
-   */
-  private <T> T send(java.util.function.Supplier<T> request) {
-    Optional<Fault> fault = link.nextRequest();
-    if (fault.isPresent() && fault.get() == Fault.CUT_BEFORE_REQUEST) {
-      throw new LinkFailure("connection cut before the request");
-    }
-    T answer = request.get();
-    if (fault.isPresent()) {
-      throw new LinkFailure("connection cut before the answer");
-    }
-    return answer;
-  }
-
-  /**
-   * A transition write whose answer was lost: decided like every adapter decides it, from the row
-   * read again ({@link LostAcknowledgement}).
-   *
-   * @param claim the caller's claim
-   * @param kind the transition
-   * @param next the entry the write would store
-   * @param evaluated the row the write was checked against
-   * @param lost the failure
-   * @return the outcome
-   */
-  protected ClaimTransitionResult lostAcknowledgement(
-      Claim claim, TransitionKind kind, OutboxEntry next, OutboxEntry evaluated, RuntimeException lost) {
-    return LostAcknowledgement.resolve(claim, kind, next.lastWriteStamp().orElseThrow(), evaluated.revision(),
-        false, () -> find(claim.entryId()), new OutboxStoreException("the link failed", lost));
-  }
+  // ---- the raw rows, for the fixture and planted faults ----
 
   /**
    * Damages a row so it can no longer be decoded, as the fixture's {@code corrupt} asks.
@@ -420,6 +381,19 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
       if (row != null) {
         rows.put(id, new StoredRow(row.entry(), damage));
       }
+    }
+  }
+
+  /**
+   * Stores {@code entry} as given over whatever row has its id, with no comparison, as someone
+   * editing the backend by hand would: for planted faults that write past the store's rules.
+   *
+   * @param entry the row to store
+   */
+  public void overwrite(OutboxEntry entry) {
+    Arguments.requireNonNull(entry, "entry");
+    synchronized (rows) {
+      rows.put(entry.id(), new StoredRow(entry, null));
     }
   }
 
@@ -443,6 +417,20 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
     }
   }
 
+  private Optional<OutboxEntry> readRow(EntryId id) {
+    synchronized (rows) {
+      return decode(id, rows.get(id));
+    }
+  }
+
+  private List<OutboxEntry> decodedRows() {
+    synchronized (rows) {
+      List<OutboxEntry> all = new ArrayList<>();
+      rows.forEach((id, row) -> decode(id, row).ifPresent(all::add));
+      return all;
+    }
+  }
+
   private static Optional<OutboxEntry> decode(EntryId id, StoredRow row) {
     if (row == null) {
       return Optional.empty();
@@ -454,40 +442,33 @@ public class InMemoryOutboxStore implements OutboxClaimOutcomeStore, OutboxOpera
   }
 
   /**
-   * Rules 1–3 of the contract.
-   *
-   * @param claim the caller's claim
-   * @param durable the row as read
-   * @return the decided outcome, or empty when the write may be attempted
+   * One request over the {@link Link}: cut before it, the map never sees it; cut after it (or held,
+   * then let go), the map acts and the answer is lost.
    */
-  protected Optional<ClaimTransitionResult> decideBeforeWrite(Claim claim, Optional<OutboxEntry> durable) {
-    return ClaimFence.decideBeforeWrite(claim, durable);
+  private <T> T send(Supplier<T> request) {
+    Optional<Fault> fault = link.nextRequest();
+    if (fault.isPresent() && fault.get() == Fault.CUT_BEFORE_REQUEST) {
+      throw new LinkFailure("connection cut before the request");
+    }
+    T answer = request.get();
+    if (fault.isPresent()) {
+      throw new LinkFailure("connection cut before the answer");
+    }
+    return answer;
   }
 
-  /**
-   * Rule 5 of the contract.
-   *
-   * @param claim the caller's claim
-   * @param refreshed the row read again after the lost write
-   * @return the outcome
-   */
-  protected ClaimTransitionResult afterLostWrite(Claim claim, Optional<OutboxEntry> refreshed) {
-    return ClaimFence.afterLostWrite(claim, refreshed);
-  }
+  // ---- the domain steps the map's due query and requeue take, as planted faults see them ----
 
   /**
-   * The entry a transition writes.
+   * What an append's commit reports to the listeners: the entries as written (claimed where a
+   * listener took them on append), not as they were before the offer.
    *
-   * @param evaluated the row the fence accepted
-   * @param claim the caller's claim
-   * @param request the transition
-   * @param now the write time
-   * @param stamp the write's stamp
-   * @return the entry to store
+   * @param fresh the entries as appended, before any listener took one
+   * @param written the entries as written
+   * @return what to report
    */
-  protected OutboxEntry written(
-      OutboxEntry evaluated, Claim claim, TransitionRequest request, Instant now, WriteStamp stamp) {
-    return request.applyTo(evaluated, now, stamp);
+  protected List<OutboxEntry> reportedOnCommit(List<OutboxEntry> fresh, List<OutboxEntry> written) {
+    return written;
   }
 
   /**

@@ -15,10 +15,13 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * The fixture for {@link InMemoryOutboxStore} and its deliberately broken variants: the "backend"
- * is the store's own map, read directly for raw state.
+ * is the store's own map, read directly for raw state. A variant is either a subclass (a bug in a
+ * primitive an adapter on the kernel writes) or a store wrapped around the reference (a bug only a
+ * store written by hand can have); the suite is handed the wrapper, the raw reads go to the map.
  */
 public final class InMemoryStoreFixture implements OutboxStoreFixture {
 
@@ -38,6 +41,7 @@ public final class InMemoryStoreFixture implements OutboxStoreFixture {
   private final String name;
   private final BiFunction<Clock, TransitionWriteHook, InMemoryOutboxStore> factory;
   private final StoreTimeFactory storeTimeFactory;
+  private final Function<InMemoryOutboxStore, OutboxClaimOutcomeStore> wrapper;
   private InMemoryOutboxStore current;
 
   /**
@@ -56,9 +60,30 @@ public final class InMemoryStoreFixture implements OutboxStoreFixture {
    */
   public InMemoryStoreFixture(String name, BiFunction<Clock, TransitionWriteHook, InMemoryOutboxStore> factory,
       StoreTimeFactory storeTimeFactory) {
+    this(name, factory, storeTimeFactory, store -> store);
+  }
+
+  private InMemoryStoreFixture(String name, BiFunction<Clock, TransitionWriteHook, InMemoryOutboxStore> factory,
+      StoreTimeFactory storeTimeFactory, Function<InMemoryOutboxStore, OutboxClaimOutcomeStore> wrapper) {
     this.name = name;
     this.factory = factory;
     this.storeTimeFactory = storeTimeFactory;
+    this.wrapper = wrapper;
+  }
+
+  /**
+   * The reference store as the suite sees it through {@code wrapper}: for a planted fault that only a
+   * store written by hand can have.
+   *
+   * @param name the name the report shows
+   * @param wrapper wraps each store the fixture opens (the reference store, on the worker's clock or
+   *     on store time); raw reads still see the reference store's map
+   * @return the fixture
+   */
+  public static InMemoryStoreFixture wrapped(String name, Function<InMemoryOutboxStore, OutboxClaimOutcomeStore> wrapper) {
+    BiFunction<Clock, TransitionWriteHook, InMemoryOutboxStore> reference = InMemoryOutboxStore::new;
+    return new InMemoryStoreFixture(name, reference,
+        (storeClock, workerClock, writeHook) -> reference.apply(storeClock, writeHook), wrapper);
   }
 
   /** @return the fixture of the reference store */
@@ -94,19 +119,19 @@ public final class InMemoryStoreFixture implements OutboxStoreFixture {
   }
 
   /** A second store during one test is a second client of the same rows, as over one database. */
-  private InMemoryOutboxStore opened(InMemoryOutboxStore store) {
+  private OutboxClaimOutcomeStore opened(InMemoryOutboxStore store) {
     if (current != null) {
       store.shareRowsOf(current);
     }
     current = store;
-    return store;
+    return wrapper.apply(store);
   }
 
   /** The same store, its requests now sent over the suite's fault link (an in-process store has no socket). */
   @Override
   public OutboxClaimOutcomeStore openStoreThrough(FixtureContext context, FaultProxies proxies) {
     current.routeThrough(proxies::nextRequest);
-    return current;
+    return wrapper.apply(current);
   }
 
   @Override

@@ -7,8 +7,7 @@ import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
-import io.claimedoutbox.domain.TransitionKind;
-import io.claimedoutbox.domain.TransitionRequest;
+import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.DeadLetterQuery;
@@ -19,33 +18,59 @@ import io.claimedoutbox.port.TransitionOutcomeUnknownException;
 import io.claimedoutbox.conformance.TransitionWriteHook;
 import io.claimedoutbox.port.OutboxStoreListener;
 import io.claimedoutbox.port.StoreCall;
+import io.claimedoutbox.port.StoreCapability;
+import io.claimedoutbox.port.spi.ConditionalWrite;
+import io.claimedoutbox.port.spi.TransitionKernel;
+import io.claimedoutbox.port.spi.WriteAnswer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.Set;
 
 /**
  * Broken stores for the situations the suite did not stage until planted bugs showed it (issue 25):
- * each bug is one a real adapter could have, and only the rule named beside it catches it.
+ * each bug is one a real adapter could have, and only the rule named beside it catches it. As in
+ * {@link BrokenStores}, a subclass has the bug in a primitive, a {@link WrappedReference} in code only
+ * a store written by hand has.
  */
 final class BlindSpotStores {
 
   private BlindSpotStores() {}
 
-  /** T14. Bug: a transition is computed from the claim's snapshot, so after the holder's renewal it lands over it at the same revision. */
+  /**
+   * T14. Bug: the compare-and-set compares the claim (status, owner, token) instead of the revision,
+   * so a transition computed from the claim's snapshot lands over the holder's own renewal, at the
+   * same revision. Evaluation and write are one step here, as in the SQL adapter, and declared so.
+   */
   static final class WritesOverTheRenewal extends InMemoryOutboxStore {
+    private final TransitionKernel fromSnapshot;
+
     WritesOverTheRenewal(Clock clock, TransitionWriteHook hook) {
-      super(clock, hook);
+      super(clock, TransitionWriteHook.NONE);
+      this.fromSnapshot = TransitionKernel.fromSnapshot(conditionalWrites(), clock);
     }
 
     @Override
-    protected OutboxEntry written(
-        OutboxEntry evaluated, Claim claim, TransitionRequest request, Instant now, WriteStamp stamp) {
-      return super.written(claim.snapshot(), claim, request, now, stamp);
+    public Set<StoreCapability> capabilities() {
+      Set<StoreCapability> declared = EnumSet.of(StoreCapability.ATOMIC_EVALUATION);
+      declared.addAll(super.capabilities());
+      return declared;
+    }
+
+    @Override
+    protected TransitionKernel transitionKernel() {
+      return fromSnapshot;
+    }
+
+    @Override
+    protected boolean stillMatches(OutboxEntry stored, OutboxEntry expected) {
+      return expected.status() == EntryStatus.CLAIMED ? ClaimFence.isHeldBy(stored, Claim.of(expected))
+          : super.stillMatches(stored, expected);
     }
   }
 
@@ -53,9 +78,9 @@ final class BlindSpotStores {
    * C16. Bug: claimAppended runs the due query instead of claiming what it was handed, so it takes
    * whatever is due (a keyed entry too) rather than only the entries still as appended.
    */
-  static final class ClaimsAppendedByDueQuery extends InMemoryOutboxStore {
-    ClaimsAppendedByDueQuery(Clock clock, TransitionWriteHook hook) {
-      super(clock, hook);
+  static final class ClaimsAppendedByDueQuery extends WrappedReference {
+    ClaimsAppendedByDueQuery(InMemoryOutboxStore reference) {
+      super(reference);
     }
 
     @Override
@@ -127,26 +152,25 @@ final class BlindSpotStores {
     }
   }
 
-  /** C15. Bug: on store time, claims read the server's clock but transitions still read the worker's. */
+  /** C15. Bug: on store time, claims read the server's clock but the transition kernel was built on the worker's. */
   static final class TransitionsOnTheWorkersClock extends InMemoryOutboxStore {
-    private final Clock workerClock;
+    private final TransitionKernel onWorkersClock;
 
     TransitionsOnTheWorkersClock(Clock storeClock, Clock workerClock, TransitionWriteHook hook) {
       super(storeClock, hook);
-      this.workerClock = workerClock;
+      this.onWorkersClock = TransitionKernel.evaluatingFirst(conditionalWrites(), workerClock);
     }
 
     @Override
-    protected OutboxEntry written(
-        OutboxEntry evaluated, Claim claim, TransitionRequest request, Instant now, WriteStamp stamp) {
-      return super.written(evaluated, claim, request, workerClock.instant(), stamp);
+    protected TransitionKernel transitionKernel() {
+      return onWorkersClock;
     }
   }
 
   /** B10. Bug: a batch writes element by element and lets a damaged row's failure out without saying what it wrote. */
-  static final class BatchWritesSilently extends InMemoryOutboxStore {
-    BatchWritesSilently(Clock clock, TransitionWriteHook hook) {
-      super(clock, hook);
+  static final class BatchWritesSilently extends WrappedReference {
+    BatchWritesSilently(InMemoryOutboxStore reference) {
+      super(reference);
     }
 
     @Override
@@ -161,9 +185,9 @@ final class BlindSpotStores {
   }
 
   /** B7. Bug: the batch's elements are checked, but the check stops at the limit instead of refusing a longer batch. */
-  static final class BatchSizeUnchecked extends InMemoryOutboxStore {
-    BatchSizeUnchecked(Clock clock, TransitionWriteHook hook) {
-      super(clock, hook);
+  static final class BatchSizeUnchecked extends WrappedReference {
+    BatchSizeUnchecked(InMemoryOutboxStore reference) {
+      super(reference);
     }
 
     @Override
@@ -211,20 +235,19 @@ final class BlindSpotStores {
     }
 
     @Override
-    protected ClaimTransitionResult lostAcknowledgement(
-        Claim claim, TransitionKind kind, OutboxEntry next, OutboxEntry evaluated, RuntimeException lost) {
-      Optional<OutboxEntry> row = find(claim.entryId());
-      if (row.isPresent() && row.get().revision() == evaluated.revision() + 1 && ClaimFence.isHeldBy(row.get(), claim)) {
-        return ClaimTransitionResult.applied(next);
+    protected WriteAnswer lostAnswer(ConditionalWrite write, LinkFailure lost) {
+      OutboxEntry row = rawRows().get(write.entryId());
+      if (row != null && row.revision() == write.expectedRevision() + 1 && ClaimFence.isHeldBy(row, write.claim())) {
+        return WriteAnswer.WRITTEN;
       }
-      return super.lostAcknowledgement(claim, kind, next, evaluated, lost);
+      return super.lostAnswer(write, lost);
     }
   }
 
   /** A5. Bug: the store tells its listeners of transitions only, so claims, appends and deletes go unobserved. */
-  static final class ListenersHearOnlyTransitions extends InMemoryOutboxStore {
-    ListenersHearOnlyTransitions(Clock clock, TransitionWriteHook hook) {
-      super(clock, hook);
+  static final class ListenersHearOnlyTransitions extends WrappedReference {
+    ListenersHearOnlyTransitions(InMemoryOutboxStore reference) {
+      super(reference);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.claimedoutbox.conformance.broken;
 
+import io.claimedoutbox.conformance.TransitionWriteHook;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimToken;
@@ -12,12 +13,12 @@ import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
-import io.claimedoutbox.domain.TransitionKind;
 import io.claimedoutbox.domain.TransitionRequest;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
-import io.claimedoutbox.conformance.TransitionWriteHook;
 import io.claimedoutbox.port.UndecodableEntryException;
+import io.claimedoutbox.port.spi.ConditionalWrite;
+import io.claimedoutbox.port.spi.WriteAnswer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,58 +28,43 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 
-/** Deliberately broken stores, each with one bug a real adapter could plausibly have. */
+/**
+ * Deliberately broken stores, each with one bug a real adapter could plausibly have. A subclass of
+ * the reference store has the bug in a primitive an adapter on the kernel writes (its compare-and-set,
+ * its due query, what it says of a lost answer); a {@link WrappedReference} has it in code only a
+ * store written by hand has (its own fence, its own batch loop).
+ */
 final class BrokenStores {
 
   private BrokenStores() {}
 
-  /** Bug: a released row (empty owner) still accepts writes from the claim that last held it. */
-  static final class EmptyOwnerAccepted extends InMemoryOutboxStore {
-    EmptyOwnerAccepted(Clock clock, TransitionWriteHook hook) {
+  // ---- bugs in a primitive ----
+
+  /**
+   * Bug: the compare-and-set reports a write that matched no row as written (an update count read
+   * wrongly), so a race lost between evaluation and write comes back APPLIED.
+   */
+  static final class AppliedOnLostRace extends InMemoryOutboxStore {
+    AppliedOnLostRace(Clock clock, TransitionWriteHook hook) {
       super(clock, hook);
     }
 
     @Override
-    protected Optional<ClaimTransitionResult> decideBeforeWrite(Claim claim, Optional<OutboxEntry> durable) {
-      if (durable.isPresent() && durable.get().status() == EntryStatus.FAILED
-          && durable.get().claimGeneration() == claim.token().generation()) {
-        return Optional.empty();
-      }
-      return super.decideBeforeWrite(claim, durable);
-    }
-
-    @Override
-    protected OutboxEntry written(
-        OutboxEntry evaluated, Claim claim, TransitionRequest request, Instant now, WriteStamp stamp) {
-      OutboxEntry asIfHeld = claim.snapshot().toBuilder().revision(evaluated.revision()).build();
-      return super.written(asIfHeld, claim, request, now, stamp);
+    protected boolean compareAndSet(OutboxEntry expected, OutboxEntry next) {
+      super.compareAndSet(expected, next);
+      return true;
     }
   }
 
-  /** Bug: the batch path takes every element it wrote as applied, whatever the fence said. */
-  static final class BatchAssumesSuccess extends InMemoryOutboxStore {
-    BatchAssumesSuccess(Clock clock, TransitionWriteHook hook) {
-      super(clock, hook);
-    }
-
-    @Override
-    public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
-      return transitions.stream()
-          .map(transition -> ClaimTransitionResult.applied(tryTransition(transition.claim(), transition.request()).entry()))
-          .toList();
-    }
-  }
-
-  /** Bug: a write whose answer was lost is taken as landed and reported APPLIED. */
+  /** Bug: a write whose answer was lost is taken as landed. */
   static final class GuessesAppliedOnLostAnswer extends InMemoryOutboxStore {
     GuessesAppliedOnLostAnswer(Clock clock, TransitionWriteHook hook) {
       super(clock, hook);
     }
 
     @Override
-    protected ClaimTransitionResult lostAcknowledgement(
-        Claim claim, TransitionKind kind, OutboxEntry next, OutboxEntry evaluated, RuntimeException lost) {
-      return ClaimTransitionResult.applied(next);
+    protected WriteAnswer lostAnswer(ConditionalWrite write, LinkFailure lost) {
+      return WriteAnswer.WRITTEN;
     }
   }
 
@@ -89,21 +75,8 @@ final class BrokenStores {
     }
 
     @Override
-    protected ClaimTransitionResult lostAcknowledgement(
-        Claim claim, TransitionKind kind, OutboxEntry next, OutboxEntry evaluated, RuntimeException lost) {
+    protected WriteAnswer lostAnswer(ConditionalWrite write, LinkFailure lost) {
       throw lost;
-    }
-  }
-
-  /** Bug: a lost compare-and-set is reported as APPLIED with the winner's entry. */
-  static final class AppliedOnLostRace extends InMemoryOutboxStore {
-    AppliedOnLostRace(Clock clock, TransitionWriteHook hook) {
-      super(clock, hook);
-    }
-
-    @Override
-    protected ClaimTransitionResult afterLostWrite(Claim claim, Optional<OutboxEntry> refreshed) {
-      return ClaimTransitionResult.applied(refreshed.orElse(claim.snapshot()));
     }
   }
 
@@ -214,44 +187,79 @@ final class BrokenStores {
     }
   }
 
-  /** Bug: the fence compares only the owner, so a worker's older claim still writes. */
-  static final class OwnerOnlyFence extends InMemoryOutboxStore {
-    OwnerOnlyFence(Clock clock, TransitionWriteHook hook) {
-      super(clock, hook);
+  // ---- bugs only a store written by hand can have ----
+
+  /** Bug: a released row (empty owner) still accepts writes from the claim that last held it. */
+  static final class EmptyOwnerAccepted extends WrappedReference {
+    EmptyOwnerAccepted(InMemoryOutboxStore reference) {
+      super(reference);
     }
 
     @Override
-    protected Optional<ClaimTransitionResult> decideBeforeWrite(Claim claim, Optional<OutboxEntry> durable) {
-      boolean sameOwner = durable.flatMap(OutboxEntry::currentClaim)
-          .map(held -> held.owner().equals(claim.owner()))
-          .orElse(false);
-      return sameOwner ? Optional.empty() : super.decideBeforeWrite(claim, durable);
+    public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
+      ClaimTransitionResult result = super.tryTransition(claim, request);
+      OutboxEntry durable = result.entry();
+      if (result.outcome() != ClaimTransitionOutcome.STALE_CLAIM || durable.status() != EntryStatus.FAILED
+          || durable.claimGeneration() != claim.token().generation()) {
+        return result;
+      }
+      OutboxEntry asIfHeld = claim.snapshot().toBuilder().revision(durable.revision()).build();
+      OutboxEntry next = request.applyTo(asIfHeld, reference().clock().instant(), WriteStamp.fresh());
+      reference().overwrite(next);
+      return ClaimTransitionResult.applied(next);
+    }
+  }
+
+  /** Bug: the batch path takes every element it wrote as applied, whatever the fence said. */
+  static final class BatchAssumesSuccess extends WrappedReference {
+    BatchAssumesSuccess(InMemoryOutboxStore reference) {
+      super(reference);
+    }
+
+    @Override
+    public List<ClaimTransitionResult> tryTransitionAll(List<ClaimTransition> transitions) {
+      return transitions.stream()
+          .map(transition -> ClaimTransitionResult.applied(tryTransition(transition.claim(), transition.request()).entry()))
+          .toList();
+    }
+  }
+
+  /** Bug: the fence compares only the owner, so a worker's older claim still writes. */
+  static final class OwnerOnlyFence extends WrappedReference {
+    OwnerOnlyFence(InMemoryOutboxStore reference) {
+      super(reference);
+    }
+
+    @Override
+    public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
+      ClaimTransitionResult result = super.tryTransition(claim, request);
+      boolean sameOwner = result.outcome() == ClaimTransitionOutcome.STALE_CLAIM
+          && result.entry().currentClaim().map(held -> held.owner().equals(claim.owner())).orElse(false);
+      return sameOwner ? super.tryTransition(Claim.of(result.entry()), request) : result;
     }
   }
 
   /** Bug: an expired lease alone makes the holder's claim stale. */
-  static final class ExpiredLeaseIsStale extends InMemoryOutboxStore {
-    private final Clock clock;
-
-    ExpiredLeaseIsStale(Clock clock, TransitionWriteHook hook) {
-      super(clock, hook);
-      this.clock = clock;
+  static final class ExpiredLeaseIsStale extends WrappedReference {
+    ExpiredLeaseIsStale(InMemoryOutboxStore reference) {
+      super(reference);
     }
 
     @Override
-    protected Optional<ClaimTransitionResult> decideBeforeWrite(Claim claim, Optional<OutboxEntry> durable) {
+    public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
+      Optional<OutboxEntry> durable = find(claim.entryId());
       if (durable.isPresent() && !durable.get().status().isTerminal()
-          && claim.leaseUntil().isBefore(clock.instant())) {
-        return Optional.of(ClaimTransitionResult.staleClaim(durable.get()));
+          && claim.leaseUntil().isBefore(reference().clock().instant())) {
+        return ClaimTransitionResult.staleClaim(durable.get());
       }
-      return super.decideBeforeWrite(claim, durable);
+      return super.tryTransition(claim, request);
     }
   }
 
   /** Bug: the compatibility method throws when the transition was not applied. */
-  static final class CompatibilityThrows extends InMemoryOutboxStore {
-    CompatibilityThrows(Clock clock, TransitionWriteHook hook) {
-      super(clock, hook);
+  static final class CompatibilityThrows extends WrappedReference {
+    CompatibilityThrows(InMemoryOutboxStore reference) {
+      super(reference);
     }
 
     @Override
@@ -265,26 +273,26 @@ final class BrokenStores {
   }
 
   /** Bug: a missing row is reported with a made-up durable entry. */
-  static final class FabricatedMissingEntry extends InMemoryOutboxStore {
-    FabricatedMissingEntry(Clock clock, TransitionWriteHook hook) {
-      super(clock, hook);
+  static final class FabricatedMissingEntry extends WrappedReference {
+    FabricatedMissingEntry(InMemoryOutboxStore reference) {
+      super(reference);
     }
 
     @Override
-    protected Optional<ClaimTransitionResult> decideBeforeWrite(Claim claim, Optional<OutboxEntry> durable) {
-      if (durable.isEmpty()) {
-        OutboxEntry madeUp = claim.snapshot().toBuilder()
-            .status(EntryStatus.PENDING).currentClaim(null).build();
-        return Optional.of(new ClaimTransitionResult(ClaimTransitionOutcome.MISSING, madeUp));
+    public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
+      ClaimTransitionResult result = super.tryTransition(claim, request);
+      if (result.outcome() != ClaimTransitionOutcome.MISSING) {
+        return result;
       }
-      return super.decideBeforeWrite(claim, durable);
+      OutboxEntry madeUp = claim.snapshot().toBuilder().status(EntryStatus.PENDING).currentClaim(null).build();
+      return new ClaimTransitionResult(ClaimTransitionOutcome.MISSING, madeUp);
     }
   }
 
   /** Bug: a batch is written message by message, so a bad element leaves the ones before it. */
-  static final class PartialBatch extends InMemoryOutboxStore {
-    PartialBatch(Clock clock, TransitionWriteHook hook) {
-      super(clock, hook);
+  static final class PartialBatch extends WrappedReference {
+    PartialBatch(InMemoryOutboxStore reference) {
+      super(reference);
     }
 
     @Override
@@ -304,9 +312,9 @@ final class BrokenStores {
   }
 
   /** Bug: an undecodable row is treated as missing. */
-  static final class DamageSwallowed extends InMemoryOutboxStore {
-    DamageSwallowed(Clock clock, TransitionWriteHook hook) {
-      super(clock, hook);
+  static final class DamageSwallowed extends WrappedReference {
+    DamageSwallowed(InMemoryOutboxStore reference) {
+      super(reference);
     }
 
     @Override
@@ -320,17 +328,18 @@ final class BrokenStores {
   }
 
   /** Bug: a terminal row is overwritten by a later transition. */
-  static final class TerminalOverwritten extends InMemoryOutboxStore {
-    TerminalOverwritten(Clock clock, TransitionWriteHook hook) {
-      super(clock, hook);
+  static final class TerminalOverwritten extends WrappedReference {
+    TerminalOverwritten(InMemoryOutboxStore reference) {
+      super(reference);
     }
 
     @Override
-    protected Optional<ClaimTransitionResult> decideBeforeWrite(Claim claim, Optional<OutboxEntry> durable) {
+    public ClaimTransitionResult tryTransition(Claim claim, TransitionRequest request) {
+      Optional<OutboxEntry> durable = find(claim.entryId());
       if (durable.isPresent() && durable.get().status().isTerminal()) {
-        return Optional.of(ClaimTransitionResult.applied(durable.get()));
+        return ClaimTransitionResult.applied(durable.get());
       }
-      return super.decideBeforeWrite(claim, durable);
+      return super.tryTransition(claim, request);
     }
   }
 }

@@ -119,13 +119,13 @@ class BrokenStoresAreCaughtTest {
 
   static class ClaimsAppendedByDueQuerySuite extends BrokenSuite {
     ClaimsAppendedByDueQuerySuite() {
-      super(BlindSpotStores.ClaimsAppendedByDueQuery::new);
+      super(InMemoryStoreFixture.wrapped("ClaimsAppendedByDueQuerySuite", BlindSpotStores.ClaimsAppendedByDueQuery::new));
     }
   }
 
   static class ListenersHearOnlyTransitionsSuite extends BrokenSuite {
     ListenersHearOnlyTransitionsSuite() {
-      super(BlindSpotStores.ListenersHearOnlyTransitions::new);
+      super(InMemoryStoreFixture.wrapped("ListenersHearOnlyTransitionsSuite", BlindSpotStores.ListenersHearOnlyTransitions::new));
     }
   }
 
@@ -165,13 +165,13 @@ class BrokenStoresAreCaughtTest {
 
   static class BatchWritesSilentlySuite extends BrokenSuite {
     BatchWritesSilentlySuite() {
-      super(BlindSpotStores.BatchWritesSilently::new);
+      super(InMemoryStoreFixture.wrapped("BatchWritesSilentlySuite", BlindSpotStores.BatchWritesSilently::new));
     }
   }
 
   static class BatchSizeUncheckedSuite extends BrokenSuite {
     BatchSizeUncheckedSuite() {
-      super(BlindSpotStores.BatchSizeUnchecked::new);
+      super(InMemoryStoreFixture.wrapped("BatchSizeUncheckedSuite", BlindSpotStores.BatchSizeUnchecked::new));
     }
   }
 
@@ -249,13 +249,13 @@ class BrokenStoresAreCaughtTest {
 
   static class BatchAssumesSuccessSuite extends BrokenSuite {
     BatchAssumesSuccessSuite() {
-      super(BrokenStores.BatchAssumesSuccess::new);
+      super(InMemoryStoreFixture.wrapped("BatchAssumesSuccessSuite", BrokenStores.BatchAssumesSuccess::new));
     }
   }
 
   static class EmptyOwnerAcceptedSuite extends BrokenSuite {
     EmptyOwnerAcceptedSuite() {
-      super(BrokenStores.EmptyOwnerAccepted::new);
+      super(InMemoryStoreFixture.wrapped("EmptyOwnerAcceptedSuite", BrokenStores.EmptyOwnerAccepted::new));
     }
   }
 
@@ -303,43 +303,43 @@ class BrokenStoresAreCaughtTest {
 
   static class OwnerOnlyFenceSuite extends BrokenSuite {
     OwnerOnlyFenceSuite() {
-      super(BrokenStores.OwnerOnlyFence::new);
+      super(InMemoryStoreFixture.wrapped("OwnerOnlyFenceSuite", BrokenStores.OwnerOnlyFence::new));
     }
   }
 
   static class ExpiredLeaseIsStaleSuite extends BrokenSuite {
     ExpiredLeaseIsStaleSuite() {
-      super(BrokenStores.ExpiredLeaseIsStale::new);
+      super(InMemoryStoreFixture.wrapped("ExpiredLeaseIsStaleSuite", BrokenStores.ExpiredLeaseIsStale::new));
     }
   }
 
   static class CompatibilityThrowsSuite extends BrokenSuite {
     CompatibilityThrowsSuite() {
-      super(BrokenStores.CompatibilityThrows::new);
+      super(InMemoryStoreFixture.wrapped("CompatibilityThrowsSuite", BrokenStores.CompatibilityThrows::new));
     }
   }
 
   static class FabricatedMissingEntrySuite extends BrokenSuite {
     FabricatedMissingEntrySuite() {
-      super(BrokenStores.FabricatedMissingEntry::new);
+      super(InMemoryStoreFixture.wrapped("FabricatedMissingEntrySuite", BrokenStores.FabricatedMissingEntry::new));
     }
   }
 
   static class PartialBatchSuite extends BrokenSuite {
     PartialBatchSuite() {
-      super(BrokenStores.PartialBatch::new);
+      super(InMemoryStoreFixture.wrapped("PartialBatchSuite", BrokenStores.PartialBatch::new));
     }
   }
 
   static class DamageSwallowedSuite extends BrokenSuite {
     DamageSwallowedSuite() {
-      super(BrokenStores.DamageSwallowed::new);
+      super(InMemoryStoreFixture.wrapped("DamageSwallowedSuite", BrokenStores.DamageSwallowed::new));
     }
   }
 
   static class TerminalOverwrittenSuite extends BrokenSuite {
     TerminalOverwrittenSuite() {
-      super(BrokenStores.TerminalOverwritten::new);
+      super(InMemoryStoreFixture.wrapped("TerminalOverwrittenSuite", BrokenStores.TerminalOverwritten::new));
     }
   }
 }

@@ -95,7 +95,7 @@ public sealed class JdbcOutboxStore extends KernelOutboxStore implements OutboxO
     this.operations = new SqlOperations(jdbc, dialect, clock);
     this.channel = builder.listen && dialect == SqlDialect.POSTGRESQL && hasPostgresDriver()
         ? new PostgresCommitChannel(jdbc) : null;
-    this.commits = newCommitSignal(channel != null ? channel::listen : null);
+    this.commits = newCommitSignal(channel);
   }
 
   private static boolean hasPostgresDriver() {
@@ -151,15 +151,12 @@ public sealed class JdbcOutboxStore extends KernelOutboxStore implements OutboxO
   @Override
   protected List<OutboxEntry> appendChecked(List<OutboxMessage> batch) {
     Instant now = clock.instant();
-    List<OutboxEntry> written = commits.claimOnAppend(NewEntries.of(batch, now), now);
     try {
-      jdbc.inTransaction(Repeat.ONCE, connection -> insert(connection, written));
+      return commits.appendCommitted(NewEntries.of(batch, now), now,
+          written -> jdbc.inTransaction(Repeat.ONCE, connection -> insert(connection, written)));
     } catch (SQLException | RuntimeException failure) {
-      commits.notCommitted(written);
       throw JdbcAccess.failure("append", failure);
     }
-    entriesCommitted(written);
-    return written;
   }
 
   /**
@@ -204,9 +201,6 @@ public sealed class JdbcOutboxStore extends KernelOutboxStore implements OutboxO
   public void entriesCommitted(List<OutboxEntry> appended) {
     Arguments.requireNonNull(appended, "appended");
     commits.committed(appended);
-    if (channel != null && CommitSignal.concernsOtherProcesses(appended)) {
-      channel.announce();
-    }
   }
 
   /**
@@ -219,15 +213,21 @@ public sealed class JdbcOutboxStore extends KernelOutboxStore implements OutboxO
 
   private List<OutboxEntry> appendJoinedChecked(JoinedTransaction transaction, List<OutboxMessage> batch) {
     Instant now = clock.instant();
-    List<OutboxEntry> written = commits.claimOnAppend(NewEntries.of(batch, now), now);
+    List<OutboxEntry> written;
     try {
-      transaction.run(connection -> insert(connection, written));
-      transaction.onCompletion(() -> entriesCommitted(written), () -> commits.notCommitted(written));
-      return written;
+      written = commits.appendUncommitted(NewEntries.of(batch, now), now,
+          entries -> transaction.run(connection -> insert(connection, entries)));
     } catch (RuntimeException failure) {
+      throw JdbcAccess.failure("append", failure);
+    }
+    try {
+      transaction.onCompletion(() -> commits.committed(written), () -> commits.notCommitted(written));
+    } catch (RuntimeException failure) {
+      // the rows are in the caller's transaction, but nobody would tell the drains how it ended
       commits.notCommitted(written);
       throw JdbcAccess.failure("append", failure);
     }
+    return written;
   }
 
   /**
@@ -286,16 +286,13 @@ public sealed class JdbcOutboxStore extends KernelOutboxStore implements OutboxO
     }
     List<OutboxEntry> written = listenedAppend(batch, () -> {
       Instant now = clock.instant();
-      List<OutboxEntry> claimed = commits.claimOnAppend(NewEntries.of(batch, now), now);
       try {
-        insert(connection, claimed);
+        return commits.appendUncommitted(NewEntries.of(batch, now), now, claimed -> insert(connection, claimed));
       } catch (SQLException | RuntimeException failure) {
-        commits.notCommitted(claimed);
         throw JdbcAccess.failure("append", failure);
       }
-      return claimed;
     });
-    return new PendingAppend(written, () -> entriesCommitted(written), () -> commits.notCommitted(written));
+    return new PendingAppend(written, () -> commits.committed(written), () -> commits.notCommitted(written));
   }
 
   private static void requireTransaction(Connection connection, String method) throws SQLException {

@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.jpa;
 
+import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.ListenState;
 import io.claimedoutbox.adapter.jpa.JdbcAccess.Repeat;
 import io.claimedoutbox.port.spi.CoalescingRunner;
@@ -32,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * {@link #MAX_RECONNECT_PAUSE}. Each time the session starts listening the drains are woken once,
  * since commits made before were not heard.
  */
-final class PostgresCommitChannel {
+final class PostgresCommitChannel implements CommitSignal.RemoteCommits {
 
   private static final Logger LOG = LoggerFactory.getLogger(PostgresCommitChannel.class);
 
@@ -61,7 +62,8 @@ final class PostgresCommitChannel {
   }
 
   /** Tells other JVMs that entries were committed here; returns at once. */
-  void announce() {
+  @Override
+  public void announce() {
     announcer.request();
   }
 
@@ -87,7 +89,8 @@ final class PostgresCommitChannel {
   }
 
   /** Starts the listening session; {@code heard} is called for commits of other store objects. */
-  AutoCloseable listen(Runnable heard) {
+  @Override
+  public AutoCloseable listen(Runnable heard) {
     state = ListenState.STARTING;
     Listener listener = new Listener(heard);
     Thread thread = daemon(listener, "claimed-outbox-listen");

@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.mongodb;
 
+import io.claimedoutbox.port.spi.CommitSignal;
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoChangeStreamCursor;
 import com.mongodb.client.MongoClient;
@@ -31,7 +32,7 @@ import org.bson.Document;
  * its own inserts too: its drains were already told in-process, and the echo costs them at most
  * one claim per burst, which their wake-up coalescing absorbs.
  */
-final class MongoCommitChannel {
+final class MongoCommitChannel implements CommitSignal.RemoteCommits {
 
   // the adapter logs through the platform logger, as the port does: it needs no logging dependency
   private static final System.Logger LOG = System.getLogger(MongoCommitChannel.class.getName());
@@ -59,7 +60,8 @@ final class MongoCommitChannel {
   }
 
   /** Starts watching; {@code heard} is called for inserts committed by anyone. */
-  AutoCloseable listen(Runnable heard) {
+  @Override
+  public AutoCloseable listen(Runnable heard) {
     state = ListenState.STARTING;
     Watcher watcher = new Watcher(heard);
     Thread thread = new Thread(watcher, "claimed-outbox-watch");

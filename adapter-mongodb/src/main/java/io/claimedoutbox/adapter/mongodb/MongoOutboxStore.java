@@ -126,7 +126,7 @@ public final class MongoOutboxStore extends KernelOutboxStore implements OutboxO
     this.channel = builder.listen ? new MongoCommitChannel(client, client.getDatabase(builder.databaseName),
         collection)
         : null;
-    this.commits = newCommitSignal(channel != null ? channel::listen : null);
+    this.commits = newCommitSignal(channel);
   }
 
   /**

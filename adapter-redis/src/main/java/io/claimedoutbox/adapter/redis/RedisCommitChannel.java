@@ -1,5 +1,6 @@
 package io.claimedoutbox.adapter.redis;
 
+import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.spi.CoalescingRunner;
 import java.time.Duration;
 import java.util.UUID;
@@ -26,7 +27,7 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * again after a pause growing to {@link #MAX_RECONNECT_PAUSE}, and each time a subscription starts
  * the drains are woken once, since appends made before it were not heard.
  */
-final class RedisCommitChannel {
+final class RedisCommitChannel implements CommitSignal.RemoteCommits {
 
   private static final Logger LOG = LoggerFactory.getLogger(RedisCommitChannel.class);
   static final Duration MAX_RECONNECT_PAUSE = Duration.ofSeconds(5);
@@ -52,7 +53,8 @@ final class RedisCommitChannel {
   }
 
   /** Tells other JVMs that entries were appended here; returns at once. */
-  void announce() {
+  @Override
+  public void announce() {
     announcer.request();
   }
 
@@ -70,7 +72,8 @@ final class RedisCommitChannel {
   }
 
   /** Subscribes; {@code heard} is called for appends of other store objects. */
-  AutoCloseable listen(Runnable heard) {
+  @Override
+  public AutoCloseable listen(Runnable heard) {
     Subscriber subscriber = new Subscriber(heard);
     Thread thread = new Thread(subscriber, "claimed-outbox-subscribe");
     thread.setDaemon(true);

@@ -111,7 +111,7 @@ public final class RedisOutboxStore extends KernelOutboxStore implements OutboxO
     this.operations = new RedisOperations(redis, keys, clock, rows::read);
     this.channel = builder.listen && (redis instanceof JedisPooled || redis instanceof JedisCluster)
         ? new RedisCommitChannel(redis, keys.appendedChannel()) : null;
-    this.commits = newCommitSignal(channel != null ? channel::listen : null);
+    this.commits = newCommitSignal(channel);
   }
 
   /**
@@ -195,9 +195,6 @@ public final class RedisOutboxStore extends KernelOutboxStore implements OutboxO
       throw failure;
     }
     commits.committed(entries);
-    if (channel != null && CommitSignal.concernsOtherProcesses(entries)) {
-      channel.announce();
-    }
     return entries;
   }
 

@@ -150,13 +150,13 @@ public class InMemoryOutboxStore extends KernelOutboxStore implements OutboxOper
   @Override
   protected List<OutboxEntry> appendChecked(List<OutboxMessage> batch) {
     Instant now = clock.instant();
-    List<OutboxEntry> fresh = NewEntries.of(batch, now);
-    List<OutboxEntry> appended = commits.claimOnAppend(fresh, now);
+    return commits.appendCommitted(NewEntries.of(batch, now), now, this::insert);
+  }
+
+  private void insert(List<OutboxEntry> entries) {
     synchronized (rows) {
-      appended.forEach(entry -> rows.put(entry.id(), new StoredRow(entry, null)));
+      entries.forEach(entry -> rows.put(entry.id(), new StoredRow(entry, null)));
     }
-    commits.committed(reportedOnCommit(fresh, appended));
-    return appended;
   }
 
   @Override
@@ -460,15 +460,13 @@ public class InMemoryOutboxStore extends KernelOutboxStore implements OutboxOper
   // ---- the domain steps the map's due query and requeue take, as planted faults see them ----
 
   /**
-   * What an append's commit reports to the listeners: the entries as written (claimed where a
-   * listener took them on append), not as they were before the offer.
+   * The commit signal appends go through: a planted fault in the append sequence writes its own
+   * sequence of its steps.
    *
-   * @param fresh the entries as appended, before any listener took one
-   * @param written the entries as written
-   * @return what to report
+   * @return the signal behind {@link #commitNotifications()}
    */
-  protected List<OutboxEntry> reportedOnCommit(List<OutboxEntry> fresh, List<OutboxEntry> written) {
-    return written;
+  protected final CommitSignal commitSignal() {
+    return commits;
   }
 
   /**

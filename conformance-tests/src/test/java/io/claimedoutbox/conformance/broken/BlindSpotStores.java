@@ -7,6 +7,7 @@ import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
@@ -20,6 +21,7 @@ import io.claimedoutbox.port.OutboxStoreListener;
 import io.claimedoutbox.port.StoreCall;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.spi.ConditionalWrite;
+import io.claimedoutbox.port.spi.NewEntries;
 import io.claimedoutbox.port.spi.TransitionKernel;
 import io.claimedoutbox.port.spi.WriteAnswer;
 import java.time.Clock;
@@ -100,8 +102,13 @@ final class BlindSpotStores {
     }
 
     @Override
-    protected List<OutboxEntry> reportedOnCommit(List<OutboxEntry> fresh, List<OutboxEntry> written) {
-      return fresh;
+    protected List<OutboxEntry> appendChecked(List<OutboxMessage> batch) {
+      Instant now = clock().instant();
+      List<OutboxEntry> fresh = NewEntries.of(batch, now);
+      List<OutboxEntry> written = commitSignal().claimOnAppend(fresh, now);
+      written.forEach(this::overwrite);
+      commitSignal().committed(fresh);
+      return written;
     }
   }
 

@@ -22,8 +22,13 @@ import java.util.function.Consumer;
  * nothing.
  *
  * <p>A store that sees the outcome of an append ({@link io.claimedoutbox.port.StoreCapability#CLAIM_ON_APPEND})
- * asks {@link #claimOnAppend} before it writes, writes what that returns, and then reports
- * {@link #committed(List)} or {@link #notCommitted} with those entries, exactly once.
+ * writes through {@link #appendCommitted} (a transaction of its own) or {@link #appendUncommitted}
+ * (the caller's transaction, whose end the store reports): both offer the entries to the drains
+ * first, write what the offer returns, and report a failed write as {@link #notCommitted}, so the
+ * order offer → write → report is written once, here. A store whose one append is several commits
+ * (Redis, one script per shard) uses the steps themselves: {@link #claimOnAppend} before it writes,
+ * then {@link #committed(List)} and {@link #notCommitted} for what did and did not commit, each
+ * entry exactly once.
  *
  * <p>Thread-safe. A listener that throws is logged and does not keep the others from hearing.
  */
@@ -31,7 +36,7 @@ public final class CommitSignal implements CommitNotifications {
 
   private static final System.Logger LOG = System.getLogger(CommitSignal.class.getName());
 
-  /** A backend's push channel for commits made by other processes. */
+  /** A backend's push channel for commits: what other processes commit, and ours told to them. */
   @FunctionalInterface
   public interface RemoteCommits {
 
@@ -42,6 +47,31 @@ public final class CommitSignal implements CommitNotifications {
      * @return what stops the listening
      */
     AutoCloseable listen(Runnable heard);
+
+    /**
+     * Tells other processes that entries were committed here. Called on the committing thread after
+     * every commit other processes could claim something from, so it must not block: a channel
+     * coalesces and sends from a thread of its own, and a lost announcement costs the other
+     * processes latency, never an entry (they poll). The default announces nothing: for a backend
+     * whose listeners hear the writes themselves (MongoDB's change streams).
+     */
+    default void announce() {}
+  }
+
+  /**
+   * The write of an append's entries, exactly as given: in a transaction of the store's own, or in
+   * the caller's.
+   *
+   * @param <E> what the backend's write may throw
+   */
+  @FunctionalInterface
+  public interface EntryWrite<E extends Exception> {
+
+    /**
+     * @param entries the entries to write, some of them claimed on append
+     * @throws E when the backend fails; nothing is then reported as committed
+     */
+    void write(List<OutboxEntry> entries) throws E;
   }
 
   private final CopyOnWriteArrayList<Listener> listeners = new CopyOnWriteArrayList<>();
@@ -88,20 +118,78 @@ public final class CommitSignal implements CommitNotifications {
         Arguments.requireNonNull(listening, "listening"));
   }
 
-  /** Tells every subscriber that entries were committed, without saying which. */
+  /**
+   * Tells every subscriber, and other processes where the signal has a remote channel, that entries
+   * were committed, without saying which.
+   */
   public void committed() {
     committed(List.of());
   }
 
   /**
-   * Tells every subscriber that {@code appended} were committed. Cheap when nobody listens.
+   * Tells every subscriber that {@code appended} were committed, and other processes too (through
+   * the remote channel, when there is one) unless every one of them was claimed on append
+   * ({@link #concernsOtherProcesses}). Cheap when nobody listens.
    *
-   * @param appended the entries as appended
+   * @param appended the entries as written
    */
   public void committed(List<OutboxEntry> appended) {
     if (claimsCommitted != null && claimsHeard.getAsBoolean()) {
       reportClaims(appended);
     }
+    tellSubscribers(appended);
+    if (remote != null && concernsOtherProcesses(appended)) {
+      remote.announce();
+    }
+  }
+
+  /**
+   * Appends in a transaction of the store's own: offers {@code fresh} to the drains of this JVM
+   * ({@link #claimOnAppend}), writes what the offer returns with {@code write}, and reports the
+   * outcome: {@link #committed(List)} once the write returned, {@link #notCommitted} when it threw
+   * (the failure is rethrown as it came).
+   *
+   * @param fresh the new entries, as appended
+   * @param now the append's time
+   * @param write the backend's write, which commits before it returns
+   * @param <E> what the write may throw
+   * @return the entries as written, in the order given
+   * @throws E when the write fails
+   */
+  public <E extends Exception> List<OutboxEntry> appendCommitted(List<OutboxEntry> fresh, Instant now,
+      EntryWrite<E> write) throws E {
+    List<OutboxEntry> written = appendUncommitted(fresh, now, write);
+    committed(written);
+    return written;
+  }
+
+  /**
+   * Appends in a transaction the caller ends: offers {@code fresh} to the drains of this JVM, writes
+   * what the offer returns with {@code write}, and reports {@link #notCommitted} when the write
+   * throws (rethrowing the failure). Once the write returned, the store reports the transaction's
+   * end with the entries returned here: {@link #committed(List)} or {@link #notCommitted}, exactly
+   * once (a drain that took an entry keeps room for it until then).
+   *
+   * @param fresh the new entries, as appended
+   * @param now the append's time
+   * @param write the backend's write into the caller's transaction
+   * @param <E> what the write may throw
+   * @return the entries as written, in the order given
+   * @throws E when the write fails
+   */
+  public <E extends Exception> List<OutboxEntry> appendUncommitted(List<OutboxEntry> fresh, Instant now,
+      EntryWrite<E> write) throws E {
+    List<OutboxEntry> written = claimOnAppend(fresh, now);
+    try {
+      write.write(written);
+    } catch (Throwable failure) {
+      notCommitted(written);
+      throw failure;
+    }
+    return written;
+  }
+
+  private void tellSubscribers(List<OutboxEntry> appended) {
     for (Listener listener : listeners) {
       try {
         listener.entriesCommitted(appended);
@@ -215,7 +303,8 @@ public final class CommitSignal implements CommitNotifications {
     synchronized (this) {
       listeners.add(listener);
       if (remote != null && listening == null) {
-        listening = remote.listen(this::committed);
+        // what others committed is told to this JVM's drains only: announcing it back would echo
+        listening = remote.listen(() -> tellSubscribers(List.of()));
       }
     }
     return new Subscription() {

@@ -52,7 +52,9 @@ public abstract class KernelOutboxStore implements OutboxClaimOutcomeStore {
   protected abstract TransitionKernel transitionKernel();
 
   /**
-   * Appends, all or none, in a transaction of the store's own.
+   * Appends, all or none, in a transaction of the store's own. A store that takes claims on append
+   * writes through {@link CommitSignal#appendCommitted}, which offers, writes and reports in that
+   * order.
    *
    * @param messages checked, at least one
    * @return the entries as written, in order
@@ -146,7 +148,8 @@ public abstract class KernelOutboxStore implements OutboxClaimOutcomeStore {
    * A commit signal whose committed claims taken on append its listeners hear as
    * {@link Kind#CLAIM_ON_APPEND}: the signal to build an adapter's commit notifications on.
    *
-   * @param remote the backend's channel for other processes' commits, or {@code null} for none
+   * @param remote the backend's channel for commits across processes (heard from them, and this
+   *     store's announced to them), or {@code null} for none
    * @return the signal
    */
   protected final CommitSignal newCommitSignal(CommitSignal.RemoteCommits remote) {

@@ -1,9 +1,9 @@
 package io.claimedoutbox.adapter.jpa;
 
-import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.ListenState;
 import io.claimedoutbox.adapter.jpa.JdbcAccess.Repeat;
 import io.claimedoutbox.port.spi.CoalescingRunner;
+import io.claimedoutbox.port.spi.CommitSignal;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

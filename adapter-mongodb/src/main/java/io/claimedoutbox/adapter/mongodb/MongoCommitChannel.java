@@ -1,6 +1,5 @@
 package io.claimedoutbox.adapter.mongodb;
 
-import io.claimedoutbox.port.spi.CommitSignal;
 import com.mongodb.MongoException;
 import com.mongodb.client.MongoChangeStreamCursor;
 import com.mongodb.client.MongoClient;
@@ -12,6 +11,7 @@ import com.mongodb.client.model.Projections;
 import com.mongodb.client.model.changestream.ChangeStreamDocument;
 import com.mongodb.connection.ClusterType;
 import io.claimedoutbox.port.ListenState;
+import io.claimedoutbox.port.spi.CommitSignal;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

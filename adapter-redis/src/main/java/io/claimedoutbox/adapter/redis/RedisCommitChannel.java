@@ -1,7 +1,7 @@
 package io.claimedoutbox.adapter.redis;
 
-import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.spi.CoalescingRunner;
+import io.claimedoutbox.port.spi.CommitSignal;
 import java.time.Duration;
 import java.util.UUID;
 import org.slf4j.Logger;

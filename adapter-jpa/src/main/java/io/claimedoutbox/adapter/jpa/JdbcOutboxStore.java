@@ -213,21 +213,16 @@ public sealed class JdbcOutboxStore extends KernelOutboxStore implements OutboxO
 
   private List<OutboxEntry> appendJoinedChecked(JoinedTransaction transaction, List<OutboxMessage> batch) {
     Instant now = clock.instant();
-    List<OutboxEntry> written;
     try {
-      written = commits.appendUncommitted(NewEntries.of(batch, now), now,
-          entries -> transaction.run(connection -> insert(connection, entries)));
+      // registering for the transaction's end is part of the write: if it fails, nobody would
+      // report that end, so the append fails and its entries are reported not committed
+      return commits.appendUncommitted(NewEntries.of(batch, now), now, written -> {
+        transaction.run(connection -> insert(connection, written));
+        transaction.onCompletion(() -> commits.committed(written), () -> commits.notCommitted(written));
+      });
     } catch (RuntimeException failure) {
       throw JdbcAccess.failure("append", failure);
     }
-    try {
-      transaction.onCompletion(() -> commits.committed(written), () -> commits.notCommitted(written));
-    } catch (RuntimeException failure) {
-      // the rows are in the caller's transaction, but nobody would tell the drains how it ended
-      commits.notCommitted(written);
-      throw JdbcAccess.failure("append", failure);
-    }
-    return written;
   }
 
   /**

@@ -128,8 +128,9 @@ public final class CommitSignal implements CommitNotifications {
 
   /**
    * Tells every subscriber that {@code appended} were committed, and other processes too (through
-   * the remote channel, when there is one) unless every one of them was claimed on append
-   * ({@link #concernsOtherProcesses}). Cheap when nobody listens.
+   * the remote channel, when there is one) unless every one of them was claimed on append (then
+   * each is already a drain's, and other processes would find nothing to claim). Cheap when nobody
+   * listens.
    *
    * @param appended the entries as written
    */
@@ -288,7 +289,7 @@ public final class CommitSignal implements CommitNotifications {
    * @param committed the committed entries as written, or empty when they are not known
    * @return whether to announce the commit across processes
    */
-  public static boolean concernsOtherProcesses(List<OutboxEntry> committed) {
+  private static boolean concernsOtherProcesses(List<OutboxEntry> committed) {
     return committed.isEmpty() || committed.stream().anyMatch(entry -> entry.currentClaim().isEmpty());
   }
 

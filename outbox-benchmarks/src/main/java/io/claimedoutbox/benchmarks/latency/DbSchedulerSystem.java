@@ -90,10 +90,11 @@ final class DbSchedulerSystem implements LatencySystem {
   }
 
   @Override
-  public void stop() {
+  public void stop() throws Exception {
     if (scheduler != null) {
       scheduler.stop();
       scheduler = null;
+      database.execute("DELETE FROM scheduled_tasks");
     }
   }
 

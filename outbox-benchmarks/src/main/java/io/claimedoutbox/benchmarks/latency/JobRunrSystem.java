@@ -15,8 +15,8 @@ import org.jobrunr.utils.mapper.jackson3.Jackson3JsonMapper;
  * database, and {@code enqueue} of one job per entry. Open-source JobRunr stores the job on a
  * connection of its own, so it cannot join the business transaction (JobRunr Pro can): the producer
  * enqueues right after its commit, which is what such a team writes, and a crash between the two
- * loses the job. The job server is kept between rows; what it still runs after a row reports
- * nowhere, and jobs left from a row that fell behind are deleted at the next start.
+ * loses the job. The job server is kept between rows with nothing left to do: jobs left from a row
+ * that fell behind are deleted when the row ends, and what it was running meanwhile reports nowhere.
  */
 final class JobRunrSystem implements LatencySystem {
 
@@ -91,8 +91,9 @@ final class JobRunrSystem implements LatencySystem {
   }
 
   @Override
-  public void stop() {
+  public void stop() throws Exception {
     delivery.recording = new Recording(1);
+    database.execute("DELETE FROM jobrunr_jobs");
   }
 
   @Override

@@ -27,7 +27,11 @@ interface LatencySystem extends AutoCloseable {
    */
   void produce(long sequence) throws Exception;
 
-  /** Stops the relay and waits for it. */
+  /**
+   * Stops the relay and waits for it, leaving it nothing to do: entries it had not handled (a row
+   * it fell behind in) are dropped, so that no leftover work of one system runs on the two cores
+   * during the next system's row.
+   */
   void stop() throws Exception;
 
   @Override

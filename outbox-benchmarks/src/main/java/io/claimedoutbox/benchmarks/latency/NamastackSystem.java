@@ -106,12 +106,13 @@ final class NamastackSystem implements LatencySystem {
 
   /**
    * Keeps the context between rows (its start-up, schema and partition assignment are not part of
-   * a measurement): what it still handles reports to a recording nobody reads, and entries still
-   * pending from a row that fell behind are deleted at the next {@link #start}.
+   * a measurement) with nothing left to do: entries still pending from a row that fell behind are
+   * deleted, and what it was handling meanwhile reports to a recording nobody reads.
    */
   @Override
-  public void stop() {
+  public void stop() throws Exception {
     recording = new Recording(1);
+    database.execute("DELETE FROM " + table("outbox_record"));
   }
 
   @Override

@@ -86,13 +86,15 @@ final class TransactionOutboxSystem implements LatencySystem {
   }
 
   @Override
-  public void stop() throws InterruptedException {
+  public void stop() throws Exception {
     if (flusher != null) {
       flusher.shutdownNow();
       flusher.awaitTermination(10, TimeUnit.SECONDS);
-      executor.shutdown();
+      // submits still queued from a row it fell behind in are dropped, not run during the next row
+      executor.shutdownNow();
       executor.awaitTermination(30, TimeUnit.SECONDS);
       flusher = null;
+      database.execute("DELETE FROM TXNO_OUTBOX");
     }
   }
 

@@ -144,7 +144,8 @@ public enum Rule {
       "the purge's filter (finished status, last write before now minus the age), its order and its limit"),
   M6(Level.OPTIONAL, "The operations reject bad arguments (null query or id, negative age, batch size 0 or above"
       + " the maximum) naming the argument, before any I/O: nothing is deleted or requeued",
-      "that OperationArguments runs first in every operation"),
+      "that the store extends KernelOutboxStoreWithOperations (io.claimedoutbox.port.spi), or runs"
+          + " OperationArguments first in every operation"),
 
   T1(Level.REQUIRED, "APPLIED carries the entry exactly as written: next revision, this write's"
       + " stamp, the new status, equal to the stored row",

@@ -10,19 +10,17 @@ import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.DeadLetterQuery;
-import io.claimedoutbox.port.OperationArguments;
 import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.spi.NewEntries;
 import io.claimedoutbox.port.spi.AppendedClaims;
 import io.claimedoutbox.port.spi.CommitSignal;
-import io.claimedoutbox.port.OutboxOperations;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.spi.StoreTimeClock;
-import io.claimedoutbox.port.spi.KernelOutboxStore;
+import io.claimedoutbox.port.spi.KernelOutboxStoreWithOperations;
 import io.claimedoutbox.port.spi.TransitionKernel;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -67,7 +65,7 @@ import javax.sql.DataSource;
  * <p>Thread-safe: every call borrows its own connection. Appends that must join the caller's
  * transaction use {@link #appendOn} or {@link #beginAppendOn}.
  */
-public sealed class JdbcOutboxStore extends KernelOutboxStore implements OutboxOperations permits JpaOutboxStore {
+public sealed class JdbcOutboxStore extends KernelOutboxStoreWithOperations permits JpaOutboxStore {
 
   private final JdbcAccess jdbc;
   private final SqlDialect dialect;
@@ -415,8 +413,7 @@ public sealed class JdbcOutboxStore extends KernelOutboxStore implements OutboxO
   }
 
   @Override
-  public List<OutboxEntry> deadLetters(DeadLetterQuery query) {
-    OperationArguments.check(query);
+  protected List<OutboxEntry> deadLettersChecked(DeadLetterQuery query) {
     try {
       return operations.deadLetters(query);
     } catch (SQLException failure) {
@@ -425,8 +422,7 @@ public sealed class JdbcOutboxStore extends KernelOutboxStore implements OutboxO
   }
 
   @Override
-  public RequeueResult requeue(EntryId id) {
-    OperationArguments.checkId(id);
+  protected RequeueResult requeueChecked(EntryId id) {
     try {
       return operations.requeue(id);
     } catch (SQLException failure) {
@@ -440,8 +436,7 @@ public sealed class JdbcOutboxStore extends KernelOutboxStore implements OutboxO
    * <p>One statement over an index of finished rows only (migration V3), so claims never wait on it.
    */
   @Override
-  public int purgeFinished(Duration olderThan, int batchSize) {
-    OperationArguments.checkPurge(olderThan, batchSize);
+  protected int purgeFinishedChecked(Duration olderThan, int batchSize) {
     try {
       return operations.purgeFinished(olderThan, batchSize);
     } catch (SQLException failure) {
@@ -450,8 +445,7 @@ public sealed class JdbcOutboxStore extends KernelOutboxStore implements OutboxO
   }
 
   @Override
-  public long countPurgeable(Duration olderThan) {
-    OperationArguments.checkAge(olderThan);
+  protected long countPurgeableChecked(Duration olderThan) {
     try {
       return operations.countPurgeable(olderThan);
     } catch (SQLException failure) {

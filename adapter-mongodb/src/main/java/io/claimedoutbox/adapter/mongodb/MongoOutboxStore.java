@@ -34,18 +34,16 @@ import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.spi.NewEntries;
 import io.claimedoutbox.port.DeadLetterQuery;
-import io.claimedoutbox.port.OperationArguments;
 import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.ListenState;
 import io.claimedoutbox.port.spi.CommitSignal;
-import io.claimedoutbox.port.OutboxOperations;
 import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.spi.StoreTimeClock;
-import io.claimedoutbox.port.spi.KernelOutboxStore;
+import io.claimedoutbox.port.spi.KernelOutboxStoreWithOperations;
 import io.claimedoutbox.port.spi.TransitionKernel;
 import io.claimedoutbox.domain.PayloadBudget;
 import java.time.Clock;
@@ -94,7 +92,7 @@ import org.bson.conversions.Bson;
  * <p>Every read that decides an outcome goes to the primary; writes use the configured write
  * concern (majority by default).
  */
-public final class MongoOutboxStore extends KernelOutboxStore implements OutboxOperations {
+public final class MongoOutboxStore extends KernelOutboxStoreWithOperations {
 
   /** The name of the due index {@link #createIndexes()} creates. */
   public static final String DUE_INDEX = "outbox_due";
@@ -172,26 +170,22 @@ public final class MongoOutboxStore extends KernelOutboxStore implements OutboxO
   }
 
   @Override
-  public List<OutboxEntry> deadLetters(DeadLetterQuery query) {
-    OperationArguments.check(query);
+  protected List<OutboxEntry> deadLettersChecked(DeadLetterQuery query) {
     return run("list dead letters", () -> operations.deadLetters(query));
   }
 
   @Override
-  public RequeueResult requeue(EntryId id) {
-    OperationArguments.checkId(id);
+  protected RequeueResult requeueChecked(EntryId id) {
     return run("requeue " + id, () -> operations.requeue(id));
   }
 
   @Override
-  public long countPurgeable(Duration olderThan) {
-    OperationArguments.checkAge(olderThan);
+  protected long countPurgeableChecked(Duration olderThan) {
     return run("count purgeable entries", () -> operations.countPurgeable(olderThan));
   }
 
   @Override
-  public int purgeFinished(Duration olderThan, int batchSize) {
-    OperationArguments.checkPurge(olderThan, batchSize);
+  protected int purgeFinishedChecked(Duration olderThan, int batchSize) {
     return run("purge finished entries", () -> operations.purgeFinished(olderThan, batchSize));
   }
 

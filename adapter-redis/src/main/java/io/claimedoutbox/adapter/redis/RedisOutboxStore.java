@@ -11,11 +11,9 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.DeadLetterQuery;
-import io.claimedoutbox.port.OperationArguments;
 import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.spi.AppendedClaims;
 import io.claimedoutbox.port.spi.CommitSignal;
-import io.claimedoutbox.port.OutboxOperations;
 import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.port.StoreArguments;
@@ -23,7 +21,7 @@ import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.spi.StoreTimeClock;
 import io.claimedoutbox.port.spi.EntryFields;
 import io.claimedoutbox.port.OutboxStoreException;
-import io.claimedoutbox.port.spi.KernelOutboxStore;
+import io.claimedoutbox.port.spi.KernelOutboxStoreWithOperations;
 import io.claimedoutbox.port.spi.TransitionKernel;
 import io.claimedoutbox.port.UndecodableEntryException;
 import io.claimedoutbox.domain.PayloadBudget;
@@ -87,7 +85,7 @@ import redis.clients.jedis.params.ZAddParams;
  * <p>Needs Redis 6.2 or later. Thread-safe when the {@link UnifiedJedis} is (JedisPooled and
  * JedisCluster are).
  */
-public final class RedisOutboxStore extends KernelOutboxStore implements OutboxOperations {
+public final class RedisOutboxStore extends KernelOutboxStoreWithOperations {
 
   private final UnifiedJedis redis;
   private final RedisKeys keys;
@@ -382,15 +380,18 @@ public final class RedisOutboxStore extends KernelOutboxStore implements OutboxO
   }
 
   @Override
-  public List<OutboxEntry> deadLetters(DeadLetterQuery query) {
-    OperationArguments.check(query);
+  protected List<OutboxEntry> deadLettersChecked(DeadLetterQuery query) {
     return calls.safely("list dead letters", () -> operations.deadLetters(query));
   }
 
   @Override
-  public RequeueResult requeue(EntryId id) {
-    OperationArguments.checkId(id);
+  protected RequeueResult requeueChecked(EntryId id) {
     return RedisCalls.once("requeue " + id, () -> operations.requeue(id));
+  }
+
+  @Override
+  protected long countPurgeableChecked(Duration olderThan) {
+    return calls.safely("count purgeable entries", () -> operations.countPurgeable(olderThan));
   }
 
   /**
@@ -401,14 +402,7 @@ public final class RedisOutboxStore extends KernelOutboxStore implements OutboxO
    * {@code batchSize} deletions per shard.
    */
   @Override
-  public long countPurgeable(Duration olderThan) {
-    OperationArguments.checkAge(olderThan);
-    return calls.safely("count purgeable entries", () -> operations.countPurgeable(olderThan));
-  }
-
-  @Override
-  public int purgeFinished(Duration olderThan, int batchSize) {
-    OperationArguments.checkPurge(olderThan, batchSize);
+  protected int purgeFinishedChecked(Duration olderThan, int batchSize) {
     return calls.safely("purge finished entries", () -> operations.purgeFinished(olderThan, batchSize));
   }
 

@@ -15,8 +15,6 @@ import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.DeadLetterQuery;
-import io.claimedoutbox.port.OperationArguments;
-import io.claimedoutbox.port.OutboxOperations;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
@@ -26,7 +24,7 @@ import io.claimedoutbox.port.spi.AppendedClaims;
 import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.spi.ConditionalWrite;
 import io.claimedoutbox.port.spi.ConditionalWrites;
-import io.claimedoutbox.port.spi.KernelOutboxStore;
+import io.claimedoutbox.port.spi.KernelOutboxStoreWithOperations;
 import io.claimedoutbox.port.spi.NewEntries;
 import io.claimedoutbox.port.spi.TransitionKernel;
 import io.claimedoutbox.port.spi.WriteAnswer;
@@ -47,7 +45,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * The reference store: map storage under the same {@link KernelOutboxStore} and
+ * The reference store: map storage under the same {@link KernelOutboxStoreWithOperations} and
  * {@link TransitionKernel} every shipped adapter runs on, so the conformance suite proves the
  * algorithm the adapters use, and this class reads as the list of primitives an adapter writes.
  *
@@ -66,7 +64,7 @@ import java.util.function.Supplier;
  * only a store written by hand can have are planted by wrapping this one. Thread-safe. Not durable:
  * for tests only.
  */
-public class InMemoryOutboxStore extends KernelOutboxStore implements OutboxOperations {
+public class InMemoryOutboxStore extends KernelOutboxStoreWithOperations {
 
   private final Clock clock;
   private final TransitionWriteHook writeHook;
@@ -329,8 +327,7 @@ public class InMemoryOutboxStore extends KernelOutboxStore implements OutboxOper
   }
 
   @Override
-  public List<OutboxEntry> deadLetters(DeadLetterQuery query) {
-    OperationArguments.check(query);
+  protected List<OutboxEntry> deadLettersChecked(DeadLetterQuery query) {
     return decodedRows().stream()
         .filter(entry -> entry.status() == EntryStatus.DEAD_LETTERED
             && query.matches(entry.message().topic(), entry.id()))
@@ -338,8 +335,7 @@ public class InMemoryOutboxStore extends KernelOutboxStore implements OutboxOper
   }
 
   @Override
-  public RequeueResult requeue(EntryId id) {
-    OperationArguments.checkId(id);
+  protected RequeueResult requeueChecked(EntryId id) {
     Optional<OutboxEntry> before = read(id);
     boolean written = before.filter(entry -> entry.status() == EntryStatus.DEAD_LETTERED)
         .map(entry -> compareAndSet(entry, requeuedEntry(entry, clock.instant()))).orElse(false);
@@ -347,8 +343,7 @@ public class InMemoryOutboxStore extends KernelOutboxStore implements OutboxOper
   }
 
   @Override
-  public int purgeFinished(Duration olderThan, int batchSize) {
-    OperationArguments.checkPurge(olderThan, batchSize);
+  protected int purgeFinishedChecked(Duration olderThan, int batchSize) {
     Instant cutoff = clock.instant().minus(olderThan);
     synchronized (rows) {
       List<EntryId> old = decodedRows().stream()
@@ -360,8 +355,7 @@ public class InMemoryOutboxStore extends KernelOutboxStore implements OutboxOper
   }
 
   @Override
-  public long countPurgeable(Duration olderThan) {
-    OperationArguments.checkAge(olderThan);
+  protected long countPurgeableChecked(Duration olderThan) {
     Instant cutoff = clock.instant().minus(olderThan);
     return decodedRows().stream().filter(entry -> entry.status().isTerminal() && entry.updatedAt().isBefore(cutoff))
         .count();

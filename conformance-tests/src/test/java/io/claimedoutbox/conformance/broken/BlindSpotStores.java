@@ -146,8 +146,8 @@ final class BlindSpotStores {
     }
 
     @Override
-    public int purgeFinished(Duration olderThan, int batchSize) {
-      int purged = super.purgeFinished(olderThan, batchSize);
+    protected int purgeFinishedChecked(Duration olderThan, int batchSize) {
+      int purged = super.purgeFinishedChecked(olderThan, batchSize);
       Instant cutoff = clock.instant().minus(olderThan);
       for (OutboxEntry row : rawRows().values()) {
         if (purged < batchSize && !row.status().isTerminal() && row.updatedAt().isBefore(cutoff)) {
@@ -229,9 +229,9 @@ final class BlindSpotStores {
     }
 
     @Override
-    public List<OutboxEntry> deadLetters(DeadLetterQuery query) {
+    protected List<OutboxEntry> deadLettersChecked(DeadLetterQuery query) {
       DeadLetterQuery fromTheStart = DeadLetterQuery.firstPage(query.limit());
-      return super.deadLetters(query.topic().map(fromTheStart::topic).orElse(fromTheStart));
+      return super.deadLettersChecked(query.topic().map(fromTheStart::topic).orElse(fromTheStart));
     }
   }
 

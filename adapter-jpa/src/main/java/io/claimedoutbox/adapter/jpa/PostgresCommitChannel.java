@@ -1,7 +1,7 @@
 package io.claimedoutbox.adapter.jpa;
 
-import io.claimedoutbox.port.ListenState;
 import io.claimedoutbox.adapter.jpa.JdbcAccess.Repeat;
+import io.claimedoutbox.port.ListenState;
 import io.claimedoutbox.port.spi.CoalescingRunner;
 import io.claimedoutbox.port.spi.CommitSignal;
 import java.sql.Connection;

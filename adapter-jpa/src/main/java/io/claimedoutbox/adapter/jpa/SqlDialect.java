@@ -80,12 +80,20 @@ enum SqlDialect {
     if (this != POSTGRESQL) {
       return;
     }
-    try (PreparedStatement settings = connection.prepareStatement(
-        "SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true),"
-            + " set_config('jit', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)")) {
+    try (PreparedStatement settings = connection.prepareStatement(STEER_TO_INDEXES)) {
       settings.execute();
     }
   }
+
+  /**
+   * PostgreSQL's settings for the rest of the transaction that leave index scans as the only way to
+   * a row, without JIT, with the prepared statement's generic plan ({@link #steerDueQuery}). Sent
+   * before a statement in the same message series, they hold for it even when autocommitted: the
+   * extended protocol runs every statement up to the next Sync in one implicit transaction.
+   */
+  static final String STEER_TO_INDEXES =
+      "SELECT set_config('enable_bitmapscan', 'off', true), set_config('enable_seqscan', 'off', true),"
+          + " set_config('jit', 'off', true), set_config('plan_cache_mode', 'force_generic_plan', true)";
 
   /**
    * The column the ordering-key probe looks a key up in. PostgreSQL indexes {@code ordering_key}

@@ -13,9 +13,10 @@ import java.util.List;
  * caller saw (and, for a transition, still held under the caller's claim). The entries' new state
  * is computed by the domain; the database only stores it.
  *
- * <p>PostgreSQL gets one set-based statement over arrays ({@link ArrayRowWriter}): one statement to
- * plan and run for the whole batch instead of one per row. Other databases get a JDBC batch of
- * {@link EntryRows#WRITE} or {@link EntryRows#TRANSITION}, one update count per row.
+ * <p>PostgreSQL and MariaDB get one set-based statement for the whole batch ({@link SetRowWriter}:
+ * over arrays, over {@code JSON_TABLE}): one statement to parse and run instead of one per row. Other
+ * databases get a JDBC batch of {@link EntryRows#WRITE} or {@link EntryRows#TRANSITION}, one update
+ * count per row.
  */
 abstract class RowWriter {
 
@@ -30,7 +31,11 @@ abstract class RowWriter {
   static final int UNKNOWN = Statement.SUCCESS_NO_INFO;
 
   static RowWriter of(SqlDialect dialect) {
-    return dialect == SqlDialect.POSTGRESQL ? new ArrayRowWriter() : new BatchWriter(dialect);
+    return switch (dialect) {
+      case POSTGRESQL -> new ArrayRowWriter();
+      case MARIADB -> new JsonTableRowWriter();
+      default -> new BatchWriter(dialect);
+    };
   }
 
   /**

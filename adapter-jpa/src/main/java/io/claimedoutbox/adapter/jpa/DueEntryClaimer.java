@@ -1,28 +1,32 @@
 package io.claimedoutbox.adapter.jpa;
 
 import io.claimedoutbox.adapter.jpa.JdbcAccess.Repeat;
+import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
-import io.claimedoutbox.domain.WorkerId;
-import io.claimedoutbox.domain.WriteStamp;
-import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.domain.PayloadBudget;
+import io.claimedoutbox.port.StoreArguments;
+import io.claimedoutbox.port.spi.ClaimStorage;
+import io.claimedoutbox.port.spi.ClaimWrite;
+import io.claimedoutbox.port.spi.WriteAnswer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * One way of claiming a batch of due rows (see {@link ClaimLocking}). Both read the due rows that
- * are first of their ordering keys in one statement (two on MariaDB, see
- * {@link SqlDialect#checksKeysWhileLocking}), take the claim step of the domain ({@link OutboxEntry#claimedBy}) and write all
- * claims in one round trip ({@link RowWriter}), so a batch costs the same few round trips
- * whatever its size.
+ * The SQL store's claim primitives for {@link ClaimKernel}, in one of two ways (see
+ * {@link ClaimLocking}). Both read the due rows that are first of their ordering keys in one
+ * statement (two on MariaDB, see {@link SqlDialect#checksKeysWhileLocking}) and write all claims in
+ * one round trip ({@link RowWriter}), so a batch costs the same few round trips whatever its size.
+ * Claims of entries the caller chose (appended, the heads of keys) write in one statement where that
+ * is atomic (PostgreSQL), else in a transaction of their own, and are never repeated after a broken
+ * connection: a second try could not tell its own claim from a rival's.
  */
-abstract class DueEntryClaimer {
+abstract class DueEntryClaimer implements ClaimStorage {
 
   final JdbcAccess jdbc;
   private final SqlDialect dialect;
@@ -35,64 +39,105 @@ abstract class DueEntryClaimer {
     this.writer = RowWriter.of(dialect);
   }
 
-  /** @return the entries as claimed and committed, oldest due first */
-  final List<OutboxEntry> claim(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease, Instant now)
-      throws SQLException {
-    return run(connection -> {
-      List<OutboxEntry> due = dueRows(connection, now, maxEntries, maxPayloadBytes);
-      if (due.isEmpty()) {
-        return List.of();
+  @Override
+  public final <T> T inUnit(Purpose purpose, String what, UnitWork<T> work) {
+    JdbcAccess.Work<T> unit = connection -> {
+      try {
+        return work.run(new ConnectionUnit(connection, purpose));
+      } catch (SqlFailure failure) {
+        throw failure.getCause();
       }
-      WriteStamp stamp = WriteStamp.fresh();
-      List<RowWriter.RowWrite> writes = new ArrayList<>(due.size());
-      for (OutboxEntry entry : due) {
-        writes.add(new RowWriter.RowWrite(entry.claimedBy(worker, now, lease, stamp), entry.revision(), null));
-      }
-      int[] outcomes = writer.write(connection, writes);
-      List<OutboxEntry> claimed = new ArrayList<>(due.size());
-      for (int i = 0; i < outcomes.length; i++) {
-        if (isClaimed(writes.get(i).written(), outcomes[i])) {
-          claimed.add(writes.get(i).written());
-        }
-      }
-      return claimed;
-    });
-  }
-
-  /**
-   * Claims entries the caller read or appended ({@link io.claimedoutbox.port.OutboxClaimStore#claimAppended},
-   * {@link io.claimedoutbox.port.OutboxClaimStore#claimNextOfKeys}): no due query, one write of all
-   * claims, each conditioned on the revision the caller saw. A row whose update count the driver did
-   * not report is read back and is ours only if it carries this claim's write stamp.
-   *
-   * @return the entries as claimed and committed, in the order given
-   */
-  final List<OutboxEntry> claimAtRevisions(WorkerId worker, List<OutboxEntry> candidates, Duration lease, Instant now)
-      throws SQLException {
-    WriteStamp stamp = WriteStamp.fresh();
-    List<RowWriter.RowWrite> writes = new ArrayList<>(candidates.size());
-    for (OutboxEntry entry : candidates) {
-      writes.add(new RowWriter.RowWrite(entry.claimedBy(worker, now, lease, stamp), entry.revision(), null));
-    }
-    JdbcAccess.Work<List<OutboxEntry>> work = connection -> {
-      int[] outcomes = writer.write(connection, writes);
-      List<OutboxEntry> claimed = new ArrayList<>(writes.size());
-      for (int i = 0; i < outcomes.length; i++) {
-        OutboxEntry written = writes.get(i).written();
-        if (outcomes[i] == RowWriter.WRITTEN || outcomes[i] == RowWriter.UNKNOWN && carries(connection, written)) {
-          claimed.add(written);
-        }
-      }
-      return claimed;
     };
-    // the claims are new: repeating them after a broken connection could not tell ours from a rival's
-    return writer.isOneStatement() ? jdbc.autoCommitted(Repeat.ONCE, work) : jdbc.inTransaction(Repeat.ONCE, work);
+    try {
+      if (purpose == Purpose.DUE) {
+        return run(unit);
+      }
+      return writer.isOneStatement() ? jdbc.autoCommitted(Repeat.ONCE, unit) : jdbc.inTransaction(Repeat.ONCE, unit);
+    } catch (SQLException | RuntimeException failure) {
+      throw JdbcAccess.failure(what, failure);
+    }
   }
 
-  private boolean carries(Connection connection, OutboxEntry written) throws SQLException {
-    return EntryRows.find(connection, written.id(), dialect)
-        .map(stored -> stored.lastWriteStamp().equals(written.lastWriteStamp()))
-        .orElse(false);
+  @Override
+  public final List<OutboxEntry> firstUnfinishedOfKeys(List<String> keys) {
+    try {
+      return jdbc.autoCommitted(Repeat.SAFE, connection -> EntryRows.firstUnfinishedOfKeys(connection, keys, dialect));
+    } catch (SQLException failure) {
+      String which = keys.size() == 1 ? keys.get(0) : keys.size() + " ordering keys";
+      throw JdbcAccess.failure("read the next entry of " + which, failure);
+    }
+  }
+
+  @Override
+  public final boolean claimsAppended() {
+    return true;
+  }
+
+  /** A {@link SQLException} through the kernel's unchecked calls, unwrapped where the unit ends. */
+  private static final class SqlFailure extends RuntimeException {
+    SqlFailure(SQLException cause) {
+      super(cause);
+    }
+
+    @Override
+    public synchronized SQLException getCause() {
+      return (SQLException) super.getCause();
+    }
+  }
+
+  /** The reads and writes of one claim, on the unit's connection. */
+  private final class ConnectionUnit implements Unit {
+    private final Connection connection;
+    private final Purpose purpose;
+
+    ConnectionUnit(Connection connection, Purpose purpose) {
+      this.connection = connection;
+      this.purpose = purpose;
+    }
+
+    @Override
+    public List<OutboxEntry> dueCandidates(Instant now, int maxEntries, long maxPayloadBytes) {
+      try {
+        return dueRows(connection, now, maxEntries, maxPayloadBytes);
+      } catch (SQLException failure) {
+        throw new SqlFailure(failure);
+      }
+    }
+
+    @Override
+    public List<WriteAnswer> writeClaims(List<ClaimWrite> writes) {
+      List<RowWriter.RowWrite> rows = new ArrayList<>(writes.size());
+      for (ClaimWrite write : writes) {
+        rows.add(new RowWriter.RowWrite(write.claimed(), write.expectedRevision(), null));
+      }
+      int[] outcomes;
+      try {
+        outcomes = writer.write(connection, rows);
+      } catch (SQLException failure) {
+        throw new SqlFailure(failure);
+      }
+      List<WriteAnswer> answers = new ArrayList<>(outcomes.length);
+      for (int i = 0; i < outcomes.length; i++) {
+        if (outcomes[i] == RowWriter.NOT_MATCHED && purpose == Purpose.DUE && locksRows()) {
+          throw new IllegalStateException("bug: locked row " + writes.get(i).candidate().id() + " changed under its lock");
+        }
+        answers.add(switch (outcomes[i]) {
+          case RowWriter.WRITTEN -> WriteAnswer.WRITTEN;
+          case RowWriter.NOT_MATCHED -> WriteAnswer.NOT_WRITTEN;
+          default -> WriteAnswer.UNSAID;
+        });
+      }
+      return answers;
+    }
+
+    @Override
+    public Optional<OutboxEntry> read(EntryId id) {
+      try {
+        return EntryRows.find(connection, id, dialect);
+      } catch (SQLException failure) {
+        throw new SqlFailure(failure);
+      }
+    }
   }
 
   /** Runs the claim: in one locking transaction, or statement by statement. */
@@ -100,9 +145,6 @@ abstract class DueEntryClaimer {
 
   /** @return whether the due rows are read with {@code FOR UPDATE SKIP LOCKED} */
   abstract boolean locksRows();
-
-  /** @return whether a claim written with this outcome is the caller's */
-  abstract boolean isClaimed(OutboxEntry claim, int outcome);
 
   /**
    * The due rows to claim: at most {@code limit}, and only while their payloads fit

@@ -2,12 +2,9 @@ package io.claimedoutbox.adapter.jpa;
 
 import io.claimedoutbox.adapter.jpa.JdbcAccess.Repeat;
 import io.claimedoutbox.domain.Arguments;
-import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.EntryId;
-import io.claimedoutbox.domain.Instants;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
-import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.ListenState;
@@ -16,7 +13,7 @@ import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
-import io.claimedoutbox.port.spi.AppendedClaims;
+import io.claimedoutbox.port.spi.ClaimKernel;
 import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.spi.KernelOutboxStoreWithOperations;
 import io.claimedoutbox.port.spi.NewEntries;
@@ -55,8 +52,12 @@ import javax.sql.DataSource;
  * write is decided from the state it was compared with, so the store declares
  * {@link StoreCapability#ATOMIC_EVALUATION}: it never reports {@code CONCURRENCY_LOST}.
  *
- * <p><b>Claims</b> use {@link ClaimLocking}: {@code SKIP LOCKED} batches on PostgreSQL and
- * MariaDB (select, one batch of updates, commit), an optimistic fallback elsewhere.
+ * <p><b>Claims</b> are the {@link ClaimKernel}'s over {@link DueEntryClaimer}, which uses
+ * {@link ClaimLocking}: {@code SKIP LOCKED} batches on PostgreSQL and MariaDB (select, one
+ * set-based update, commit), an optimistic fallback elsewhere. The next entries of ordering keys
+ * cost two round trips whatever the number of keys (on MariaDB and H2 one more read per 128 keys
+ * beyond the first 128): one read of every key's first unfinished row, an index probe each, then one
+ * write of the claims of those that are due, each checked against the revision read.
  *
  * <p><b>Lost acknowledgements.</b> When a write fails in a way that does not prove it was not
  * applied, the store re-reads the row and decides from the write stamp it stored (the kernel's
@@ -71,6 +72,7 @@ public sealed class JdbcOutboxStore extends KernelOutboxStoreWithOperations perm
   private final SqlDialect dialect;
   private final Clock clock;
   private final DueEntryClaimer claimer;
+  private final ClaimKernel claims;
   private final ClaimLocking claimLocking;
   private final SqlConditionalWrites rows;
   private final TransitionKernel transitions;
@@ -90,6 +92,7 @@ public sealed class JdbcOutboxStore extends KernelOutboxStoreWithOperations perm
         ? new SkipLockedClaimer(jdbc, dialect) : new OptimisticClaimer(jdbc, dialect);
     this.rows = new SqlConditionalWrites(jdbc, dialect);
     this.transitions = TransitionKernel.fromSnapshot(rows, clock);
+    this.claims = new ClaimKernel(claimer, clock);
     this.operations = new SqlOperations(jdbc, dialect, clock);
     this.channel = builder.listen && dialect == SqlDialect.POSTGRESQL && hasPostgresDriver()
         ? new PostgresCommitChannel(jdbc) : null;
@@ -325,68 +328,8 @@ public sealed class JdbcOutboxStore extends KernelOutboxStoreWithOperations perm
   }
 
   @Override
-  protected List<Claim> claimDueChecked(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
-    try {
-      // at the precision entries are stored with: PostgreSQL rounds a bound instant to the microsecond,
-      // and 0.9996 ms would then take an entry due at 1 ms that the domain, comparing at 1 ms, refuses
-      Instant now = Instants.stored(clock.instant());
-      return claimer.claim(worker, maxEntries, maxPayloadBytes, lease, now).stream().map(Claim::of).toList();
-    } catch (SQLException | RuntimeException failure) {
-      throw JdbcAccess.failure("claim due entries for " + worker, failure);
-    }
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>As {@link #claimNextOfKeys} for the one key: two round trips, the key's first unfinished row
-   * (one index probe), then, when it is due, an autocommitted update checked against the revision read.
-   */
-  @Override
-  protected List<Claim> claimNextOfKeyChecked(WorkerId worker, String orderingKey, Duration lease) {
-    return claimNextOfKeysChecked(worker, List.of(orderingKey), lease);
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>Two round trips whatever the number of keys (on MariaDB and H2 one more read per 128 keys
-   * beyond the first 128): one read of every key's first unfinished row (an index probe each), then
-   * one write of the claims of those that are due, each checked against the revision read.
-   */
-  @Override
-  protected List<Claim> claimNextOfKeysChecked(WorkerId worker, List<String> keys, Duration lease) {
-    Instant now = clock.instant();
-    try {
-      List<OutboxEntry> due = jdbc.autoCommitted(Repeat.SAFE,
-          connection -> EntryRows.firstUnfinishedOfKeys(connection, keys, dialect)).stream()
-          .filter(head -> head.isDue(now))
-          .toList();
-      return due.isEmpty() ? List.of()
-          : claimer.claimAtRevisions(worker, due, lease, now).stream().map(Claim::of).toList();
-    } catch (SQLException failure) {
-      String which = keys.size() == 1 ? keys.get(0) : keys.size() + " ordering keys";
-      throw JdbcAccess.failure("claim the next entry of " + which + " for " + worker, failure);
-    }
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>One statement on PostgreSQL ({@link RowWriter}), a batch in one transaction elsewhere.
-   */
-  @Override
-  protected List<Claim> claimAppendedChecked(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
-    Instant now = clock.instant();
-    List<OutboxEntry> candidates = AppendedClaims.candidates(appended, now);
-    if (candidates.isEmpty()) {
-      return List.of();
-    }
-    try {
-      return claimer.claimAtRevisions(worker, candidates, lease, now).stream().map(Claim::of).toList();
-    } catch (SQLException failure) {
-      throw JdbcAccess.failure("claim appended entries", failure);
-    }
+  protected ClaimKernel claimKernel() {
+    return claims;
   }
 
   @Override

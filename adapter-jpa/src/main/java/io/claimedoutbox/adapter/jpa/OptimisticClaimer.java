@@ -1,7 +1,6 @@
 package io.claimedoutbox.adapter.jpa;
 
 import io.claimedoutbox.adapter.jpa.JdbcAccess.Repeat;
-import io.claimedoutbox.domain.OutboxEntry;
 import java.sql.SQLException;
 
 /**
@@ -24,10 +23,5 @@ final class OptimisticClaimer extends DueEntryClaimer {
   @Override
   boolean locksRows() {
     return false;
-  }
-
-  @Override
-  boolean isClaimed(OutboxEntry claim, int outcome) {
-    return outcome == RowWriter.WRITTEN;
   }
 }

@@ -24,15 +24,11 @@ import com.mongodb.client.model.Indexes;
 import com.mongodb.client.model.Sorts;
 import com.mongodb.client.result.UpdateResult;
 import io.claimedoutbox.domain.Arguments;
-import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
-import io.claimedoutbox.domain.Instants;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.PayloadBudget;
-import io.claimedoutbox.domain.WorkerId;
-import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.ListenState;
@@ -41,16 +37,19 @@ import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
+import io.claimedoutbox.port.spi.ClaimKernel;
+import io.claimedoutbox.port.spi.ClaimStorage;
+import io.claimedoutbox.port.spi.ClaimWrite;
 import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.spi.KernelOutboxStoreWithOperations;
 import io.claimedoutbox.port.spi.NewEntries;
 import io.claimedoutbox.port.spi.StoreTimeClock;
 import io.claimedoutbox.port.spi.TransitionKernel;
+import io.claimedoutbox.port.spi.WriteAnswer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Date;
 import java.util.HashMap;
 import java.util.List;
@@ -110,6 +109,7 @@ public final class MongoOutboxStore extends KernelOutboxStoreWithOperations {
   private final MongoOperations operations;
   private final DocumentConditionalWrites documents;
   private final TransitionKernel transitions;
+  private final ClaimKernel claims;
 
   private MongoOutboxStore(Builder builder, MongoClient client) {
     this.collection = client.getDatabase(builder.databaseName)
@@ -121,6 +121,7 @@ public final class MongoOutboxStore extends KernelOutboxStoreWithOperations {
     this.operations = new MongoOperations(collection, clock);
     this.documents = new DocumentConditionalWrites(collection);
     this.transitions = TransitionKernel.fromSnapshot(documents, clock);
+    this.claims = new ClaimKernel(new DocumentClaims(), clock);
     this.channel = builder.listen ? new MongoCommitChannel(client, client.getDatabase(builder.databaseName),
         collection)
         : null;
@@ -309,39 +310,57 @@ public final class MongoOutboxStore extends KernelOutboxStoreWithOperations {
   }
 
   @Override
-  protected List<Claim> claimDueChecked(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
-    Instant now = Instants.stored(clock.instant());
-    List<Claim> claims = new ArrayList<>();
-    for (OutboxEntry candidate : claimable(worker, now, maxEntries, maxPayloadBytes)) {
-      claimOne(candidate, worker, now, lease).ifPresent(claims::add);
-    }
+  protected ClaimKernel claimKernel() {
     return claims;
   }
 
-  /** Claims one candidate read before, by an update checked against the revision read. */
-  private Optional<Claim> claimOne(OutboxEntry candidate, WorkerId worker, Instant now, Duration lease) {
-    OutboxEntry claimed = candidate.claimedBy(worker, now, lease, WriteStamp.fresh());
-    UpdateResult written = run("claim " + candidate.id() + " for " + worker, () -> collection.updateOne(
-        and(eq(EntryDocuments.ID, candidate.id().value()), eq(EntryDocuments.REVISION, candidate.revision())),
-        EntryDocuments.changeUpdate(candidate, claimed)));
-    return written.getMatchedCount() == 1 ? Optional.of(Claim.of(claimed)) : Optional.empty();
-  }
-
   /**
-   * {@inheritDoc}
-   *
-   * <p>The key's first unfinished document through the {@code outbox_key_order} index, then, when
-   * it is due, one update checked against its revision.
+   * The claim primitives: the candidates by {@link #claimable}, each claim one {@code updateOne}
+   * checked against the revision read, writing only what the claim changes. No unit is a transaction:
+   * each update is atomic on its document, and one that lost its candidate matches nothing.
    */
-  @Override
-  protected List<Claim> claimNextOfKeyChecked(WorkerId worker, String orderingKey, Duration lease) {
-    Instant now = Instants.stored(clock.instant());
-    Optional<OutboxEntry> head = run("read the next entry of " + orderingKey, () -> Optional.ofNullable(collection
-        .find(and(eq(EntryDocuments.ORDERING_KEY, orderingKey), exists(EntryDocuments.DUE_AT)))
-        .sort(Sorts.ascending(EntryDocuments.CREATED_AT, EntryDocuments.ID)).limit(1).first()))
-        .map(EntryDocuments::toEntry);
-    return head.filter(entry -> entry.isDue(now)).flatMap(entry -> claimOne(entry, worker, now, lease))
-        .map(List::of).orElse(List.of());
+  private final class DocumentClaims implements ClaimStorage {
+    @Override
+    public <T> T inUnit(Purpose purpose, String what, UnitWork<T> work) {
+      return work.run(new Unit() {
+        @Override
+        public List<OutboxEntry> dueCandidates(Instant now, int maxEntries, long maxPayloadBytes) {
+          return claimable(what, now, maxEntries, maxPayloadBytes);
+        }
+
+        @Override
+        public List<WriteAnswer> writeClaims(List<ClaimWrite> writes) {
+          List<WriteAnswer> answers = new ArrayList<>(writes.size());
+          for (ClaimWrite write : writes) {
+            UpdateResult written = run(what + ": " + write.candidate().id(), () -> collection.updateOne(
+                and(eq(EntryDocuments.ID, write.candidate().id().value()),
+                    eq(EntryDocuments.REVISION, write.expectedRevision())),
+                EntryDocuments.changeUpdate(write.candidate(), write.claimed())));
+            answers.add(written.getMatchedCount() == 1 ? WriteAnswer.WRITTEN : WriteAnswer.NOT_WRITTEN);
+          }
+          return answers;
+        }
+
+        @Override
+        public Optional<OutboxEntry> read(EntryId id) {
+          return documents.read(id);
+        }
+      });
+    }
+
+    /** Per key, its first unfinished document through the {@code outbox_key_order} index: one round trip a key. */
+    @Override
+    public List<OutboxEntry> firstUnfinishedOfKeys(List<String> keys) {
+      List<OutboxEntry> heads = new ArrayList<>(keys.size());
+      for (String key : keys) {
+        run("read the next entry of " + key, () -> Optional.ofNullable(collection
+            .find(and(eq(EntryDocuments.ORDERING_KEY, key), exists(EntryDocuments.DUE_AT)))
+            .sort(Sorts.ascending(EntryDocuments.CREATED_AT, EntryDocuments.ID)).limit(1).first()))
+            .map(EntryDocuments::toEntry)
+            .ifPresent(heads::add);
+      }
+      return heads;
+    }
   }
 
   /**
@@ -351,7 +370,7 @@ public final class MongoOutboxStore extends KernelOutboxStoreWithOperations {
    * nothing is due, so no backlog of one key hides other entries; each key's first entry is looked
    * up once per claim.
    */
-  private Collection<OutboxEntry> claimable(WorkerId worker, Instant now, int maxEntries, long maxPayloadBytes) {
+  private List<OutboxEntry> claimable(String what, Instant now, int maxEntries, long maxPayloadBytes) {
     List<OutboxEntry> claimable = new ArrayList<>();
     PayloadBudget budget = PayloadBudget.of(maxPayloadBytes);
     Map<String, EntryId> firstOfKey = new HashMap<>();
@@ -362,7 +381,7 @@ public final class MongoOutboxStore extends KernelOutboxStoreWithOperations {
       List<OutboxEntry> page = new ArrayList<>();
       // the cursor is read only while the page's payloads fit the claim's limit (the server sends at
       // most 16 MiB a batch), so a page of large entries is never held whole
-      boolean cutByPayload = run("read due entries for " + worker, () -> readPage(filter, maxEntries, maxPayloadBytes,
+      boolean cutByPayload = run(what + ": read due entries", () -> readPage(filter, maxEntries, maxPayloadBytes,
           page));
       lookUpFirstOfKeys(page, firstOfKey);
       for (OutboxEntry entry : page) {

@@ -3,15 +3,13 @@ package io.claimedoutbox.adapter.redis;
 import static io.claimedoutbox.adapter.redis.ScriptCall.bytes;
 import static io.claimedoutbox.adapter.redis.ScriptCall.text;
 
-import io.claimedoutbox.domain.Claim;
-import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.spi.EntryFields;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 
 /**
  * {@code claim.lua}: claims computed in Java by the domain's {@link OutboxEntry#claimedBy}, written
@@ -48,25 +46,17 @@ final class ClaimScript {
   }
 
   /**
-   * The claims the call made: the computed entries whose ids the script wrote, or, when the call
-   * ran before (a blind retry), the entries as that run left them.
+   * The ids the call wrote, or, when the call ran before (a blind repeat), the ids that run wrote and
+   * that still carry its stamp.
    */
-  static List<Claim> claims(Object reply, List<OutboxEntry> claimed, String what) {
+  static Set<String> writtenIds(Object reply, String what) {
     List<?> body = ScriptCall.body(reply, what);
-    List<Claim> claims = new ArrayList<>(body.size());
-    if (ScriptCall.isRepeated(reply)) {
-      for (Object row : body) {
-        Map<String, byte[]> hash = RedisEntryCodec.hash((List<?>) row, 0);
-        EntryId id = EntryId.of(text(hash.getOrDefault(EntryFields.ID, new byte[0])));
-        claims.add(Claim.of(EntryFields.decode(id, hash)));
-      }
-      return claims;
+    Set<String> ids = new HashSet<>();
+    boolean repeated = ScriptCall.isRepeated(reply);
+    for (Object row : body) {
+      ids.add(repeated ? text(RedisEntryCodec.hash((List<?>) row, 0).getOrDefault(EntryFields.ID, new byte[0]))
+          : text(row));
     }
-    Map<String, OutboxEntry> byId = new LinkedHashMap<>();
-    claimed.forEach(entry -> byId.put(entry.id().value(), entry));
-    for (Object id : body) {
-      claims.add(Claim.of(byId.get(text(id))));
-    }
-    return claims;
+    return ids;
   }
 }

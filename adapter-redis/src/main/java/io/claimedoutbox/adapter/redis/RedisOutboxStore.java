@@ -1,37 +1,27 @@
 package io.claimedoutbox.adapter.redis;
 
-import io.claimedoutbox.adapter.redis.PeekScript.DueCandidate;
 import io.claimedoutbox.domain.Arguments;
-import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.EntryId;
-import io.claimedoutbox.domain.EntryStatus;
-import io.claimedoutbox.domain.Instants;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
-import io.claimedoutbox.domain.PayloadBudget;
-import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OutboxStoreException;
 import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
-import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.UndecodableEntryException;
-import io.claimedoutbox.port.spi.AppendedClaims;
+import io.claimedoutbox.port.spi.ClaimKernel;
 import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.spi.EntryFields;
 import io.claimedoutbox.port.spi.KernelOutboxStoreWithOperations;
 import io.claimedoutbox.port.spi.StoreTimeClock;
 import io.claimedoutbox.port.spi.TransitionKernel;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -42,7 +32,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.JedisPooled;
 import redis.clients.jedis.UnifiedJedis;
-import redis.clients.jedis.params.ZAddParams;
 
 /**
  * The outbox on Redis: one object implementing all three store contracts. Claims and transitions
@@ -93,6 +82,8 @@ public final class RedisOutboxStore extends KernelOutboxStoreWithOperations {
   private final AtomicInteger nextAppendShard = new AtomicInteger();
   private final RedisCalls calls;
   private final TransitionKernel transitions;
+  private final RedisClaimStorage claimStorage;
+  private final ClaimKernel claims;
   private final RedisConditionalWrites rows;
   private final RedisOperations operations;
   private final CommitSignal commits;
@@ -106,6 +97,8 @@ public final class RedisOutboxStore extends KernelOutboxStoreWithOperations {
     this.rows = new RedisConditionalWrites(redis, keys, calls);
     this.clock = builder.storeTime == null ? builder.clock : StoreTimeClock.of(this::serverNow, builder.storeTime);
     this.transitions = TransitionKernel.fromSnapshot(rows, clock);
+    this.claimStorage = new RedisClaimStorage(redis, keys, calls, rows);
+    this.claims = new ClaimKernel(claimStorage, clock);
     this.operations = new RedisOperations(redis, keys, clock, rows::read);
     this.channel = builder.listen && (redis instanceof JedisPooled || redis instanceof JedisCluster)
         ? new RedisCommitChannel(redis, keys.appendedChannel()) : null;
@@ -224,135 +217,13 @@ public final class RedisOutboxStore extends KernelOutboxStoreWithOperations {
   }
 
   @Override
-  protected List<Claim> claimDueChecked(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
-    WriteStamp callStamp = WriteStamp.fresh();
-    Instant now = Instants.stored(clock.instant());
-    List<DueCandidate> oldest = new ArrayList<>();
-    for (int shard = 0; shard < keys.shards(); shard++) {
-      oldest.addAll(peek(shard, now, maxEntries, maxPayloadBytes));
-    }
-    oldest.sort(Comparator.comparingLong(DueCandidate::due).thenComparing(candidate -> candidate.entry().id()));
-    List<DueCandidate> chosen = new ArrayList<>();
-    PayloadBudget budget = PayloadBudget.of(maxPayloadBytes);
-    for (DueCandidate candidate : oldest) {
-      if (chosen.size() == maxEntries || !budget.take(candidate.entry().message().payloadSize())) {
-        break;
-      }
-      chosen.add(candidate);
-    }
-    Map<Integer, List<DueCandidate>> perShard = new TreeMap<>();
-    chosen.forEach(candidate -> perShard.computeIfAbsent(candidate.shard(), s -> new ArrayList<>()).add(candidate));
-    List<Claim> claims = new ArrayList<>(chosen.size());
-    perShard.forEach((shard, candidates) -> claims.addAll(claimShard(shard, worker, candidates, now, lease, callStamp)));
-    Map<EntryId, Integer> order = new HashMap<>();
-    for (int i = 0; i < chosen.size(); i++) {
-      order.put(chosen.get(i).entry().id(), i);
-    }
-    claims.sort(Comparator.comparing(claim -> order.get(claim.entryId())));
+  protected ClaimKernel claimKernel() {
     return claims;
   }
 
-  /**
-   * {@inheritDoc}
-   *
-   * <p>No peek: one claim script per shard the entries are on (one round trip for a commit's
-   * entries without ordering keys, which share a shard), the same compare-and-set on the appended
-   * revision that {@link #claimDue} runs on the revisions it read.
-   */
-  @Override
-  protected List<Claim> claimAppendedChecked(WorkerId worker, List<OutboxEntry> checked, Duration lease) {
-    Instant now = Instants.stored(clock.instant());
-    Map<Integer, List<OutboxEntry>> perShard = new TreeMap<>();
-    for (OutboxEntry entry : AppendedClaims.candidates(checked, now)) {
-      keys.shardOf(entry.id()).ifPresent(shard -> perShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(entry));
-    }
-    WriteStamp callStamp = WriteStamp.fresh();
-    List<Claim> claims = new ArrayList<>();
-    perShard.forEach((shard, read) -> {
-      List<OutboxEntry> claimed = read.stream().map(entry -> entry.claimedBy(worker, now, lease, callStamp)).toList();
-      ScriptCall claim = ClaimScript.call(keys, shard, callStamp, read, claimed);
-      String what = "claim appended entries for " + worker;
-      claims.addAll(ClaimScript.claims(calls.safely(what, () -> claim.run(redis)), claimed, what));
-    });
-    Map<EntryId, Integer> order = new HashMap<>();
-    for (int i = 0; i < checked.size(); i++) {
-      order.put(checked.get(i).id(), i);
-    }
-    claims.sort(Comparator.comparing(claim -> order.get(claim.entryId())));
-    return claims;
-  }
-
-  /**
-   * {@inheritDoc}
-   *
-   * <p>The head of the key's index of unfinished entries, read with the entry, then the claim script
-   * on that one candidate, checked against the revision read: three round trips.
-   */
-  @Override
-  protected List<Claim> claimNextOfKeyChecked(WorkerId worker, String orderingKey, Duration lease) {
-    int shard = keys.shardOfOrderingKey(orderingKey);
-    Instant now = Instants.stored(clock.instant());
-    List<byte[]> head = calls.safely("read the next entry of " + orderingKey,
-        () -> redis.zrange(bytes(keys.orderingKeyIndex(shard, orderingKey)), 0, 0));
-    if (head.isEmpty()) {
-      return List.of();
-    }
-    Optional<OutboxEntry> next = rows.read(EntryId.of(new String(head.get(0), StandardCharsets.UTF_8)));
-    if (next.isEmpty() || !next.get().isDue(now)) {
-      return List.of();
-    }
-    DueCandidate candidate = new DueCandidate(shard, next.get(), next.get().dueAt().orElseThrow().toEpochMilli());
-    return claimShard(shard, worker, List.of(candidate), now, lease, WriteStamp.fresh());
-  }
-
-  /** The oldest due entries of one shard, each decoded: a damaged one throws before anything is written. */
-  private List<DueCandidate> peek(int shard, Instant now, int maxEntries, long maxPayloadBytes) {
-    ScriptCall peek = PeekScript.call(keys, shard, now, maxEntries, maxPayloadBytes);
-    return PeekScript.candidates(shard, calls.safely("peek shard " + shard, () -> peek.run(redis)));
-  }
-
-  /** Peeks one shard and claims up to {@code count} of it: a claim batch on a single shard. */
-  List<Claim> claimShard(int shard, WorkerId worker, int count, Instant now, Duration lease, WriteStamp callStamp) {
-    List<DueCandidate> candidates = peek(shard, now, count, StoreArguments.NO_PAYLOAD_LIMIT);
-    candidates.sort(Comparator.comparingLong(DueCandidate::due).thenComparing(candidate -> candidate.entry().id()));
-    return claimShard(shard, worker, candidates.subList(0, Math.min(count, candidates.size())), now, lease, callStamp);
-  }
-
-  /**
-   * One claim script call on one shard, for candidates read before; the claimed entries are the
-   * domain's. Repeated with the same call stamp (a blind client retry of this one command), it
-   * returns the claims the first run made and claims nothing more.
-   */
-  private List<Claim> claimShard(
-      int shard, WorkerId worker, List<DueCandidate> candidates, Instant now, Duration lease, WriteStamp callStamp) {
-    List<OutboxEntry> read = candidates.stream().map(DueCandidate::entry).filter(entry -> isDueOrRepair(shard, entry, now))
-        .toList();
-    if (read.isEmpty()) {
-      return List.of();
-    }
-    List<OutboxEntry> claimed = read.stream().map(entry -> entry.claimedBy(worker, now, lease, callStamp)).toList();
-    ScriptCall claim = ClaimScript.call(keys, shard, callStamp, read, claimed);
-    String what = "claim due entries for " + worker;
-    return ClaimScript.claims(calls.safely(what, () -> claim.run(redis)), claimed, what);
-  }
-
-  /**
-   * Whether an entry an index offered as due is due by its own fields. The hash is the truth: an
-   * index score that says "due" for an entry whose lease or retry time lies ahead (a hand edit, or
-   * an index written by an older version) would make every claim fail on it; instead it is passed
-   * over and its score raised to the entry's due time ({@code ZADD XX GT}: never re-adds a member a
-   * script removed meanwhile, never lowers a score a renewal raised).
-   */
-  private boolean isDueOrRepair(int shard, OutboxEntry entry, Instant now) {
-    if (entry.isDue(now)) {
-      return true;
-    }
-    entry.dueAt().ifPresent(due -> {
-      String index = entry.status() == EntryStatus.CLAIMED ? keys.inflight(shard) : keys.due(shard);
-      calls.safely("repair the due index of " + entry.id(), () -> redis.zadd(index, due.toEpochMilli(),
-          entry.id().value(), ZAddParams.zAddParams().xx().gt()));
-    });
-    return false;
+  /** The claim primitives the kernel runs on: for tests of the claim script. */
+  RedisClaimStorage claimStorage() {
+    return claimStorage;
   }
 
   /**
@@ -404,10 +275,6 @@ public final class RedisOutboxStore extends KernelOutboxStoreWithOperations {
   @Override
   protected int purgeFinishedChecked(Duration olderThan, int batchSize) {
     return calls.safely("purge finished entries", () -> operations.purgeFinished(olderThan, batchSize));
-  }
-
-  private static byte[] bytes(String text) {
-    return text.getBytes(StandardCharsets.UTF_8);
   }
 
   /** Builds a {@link RedisOutboxStore}. Not thread-safe. */

@@ -27,7 +27,8 @@ import java.util.function.Supplier;
  * it. The public methods are final and do, in this order, what no adapter may do differently: check
  * the arguments before any I/O ({@link StoreArguments}), tell the store's
  * {@linkplain #listen listeners} the call starts, run the adapter's primitive (or, for transitions,
- * the {@link TransitionKernel} over the adapter's {@link ConditionalWrites}), and tell the listeners
+ * the {@link TransitionKernel} over the adapter's {@link ConditionalWrites}, for claims the
+ * {@link ClaimKernel} over its {@link ClaimStorage}), and tell the listeners
  * how it ended. An adapter writes only how its backend claims, appends, reads and removes, with the
  * arguments already checked.
  *
@@ -74,7 +75,17 @@ public abstract class KernelOutboxStore implements OutboxClaimOutcomeStore {
   protected abstract boolean remove(EntryId id);
 
   /**
-   * Claims due entries as {@link #claimDue} promises.
+   * The claims written once over the adapter's {@link ClaimStorage}: what the claim methods below
+   * run unless the adapter overrides them. Asked once per claim call, so a field.
+   *
+   * @return the kernel, or {@code null} when the adapter writes its claims itself
+   */
+  protected ClaimKernel claimKernel() {
+    return null;
+  }
+
+  /**
+   * Claims due entries as {@link #claimDue} promises; by default through the {@link #claimKernel}.
    *
    * @param worker who claims
    * @param maxEntries checked
@@ -82,12 +93,18 @@ public abstract class KernelOutboxStore implements OutboxClaimOutcomeStore {
    * @param lease checked
    * @return the claims
    */
-  protected abstract List<Claim> claimDueChecked(WorkerId worker, int maxEntries, long maxPayloadBytes,
-      Duration lease);
+  protected List<Claim> claimDueChecked(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
+    ClaimKernel kernel = claimKernel();
+    if (kernel == null) {
+      throw new IllegalStateException("bug: " + getClass().getName() + " has neither a claim kernel nor claimDueChecked");
+    }
+    return kernel.claimDue(worker, maxEntries, maxPayloadBytes, lease);
+  }
 
   /**
-   * Claims the next entry of one key as {@link #claimNextOfKey} promises; the default claims nothing
-   * (a store without {@link io.claimedoutbox.port.StoreCapability#CLAIM_BY_KEY}).
+   * Claims the next entry of one key as {@link #claimNextOfKey} promises: through the
+   * {@link #claimKernel} when there is one, else nothing (a store without
+   * {@link io.claimedoutbox.port.StoreCapability#CLAIM_BY_KEY}).
    *
    * @param worker who claims
    * @param orderingKey checked
@@ -95,12 +112,13 @@ public abstract class KernelOutboxStore implements OutboxClaimOutcomeStore {
    * @return at most one claim
    */
   protected List<Claim> claimNextOfKeyChecked(WorkerId worker, String orderingKey, Duration lease) {
-    return List.of();
+    ClaimKernel kernel = claimKernel();
+    return kernel == null ? List.of() : kernel.claimNextOfKeys(worker, List.of(orderingKey), lease);
   }
 
   /**
-   * Claims the next entry of each key as {@link #claimNextOfKeys} promises; the default asks
-   * {@link #claimNextOfKeyChecked} key by key.
+   * Claims the next entry of each key as {@link #claimNextOfKeys} promises: through the
+   * {@link #claimKernel} when there is one, else {@link #claimNextOfKeyChecked} key by key.
    *
    * @param worker who claims
    * @param orderingKeys checked, distinct, at least one
@@ -108,6 +126,10 @@ public abstract class KernelOutboxStore implements OutboxClaimOutcomeStore {
    * @return at most one claim per key, in the keys' order
    */
   protected List<Claim> claimNextOfKeysChecked(WorkerId worker, List<String> orderingKeys, Duration lease) {
+    ClaimKernel kernel = claimKernel();
+    if (kernel != null) {
+      return kernel.claimNextOfKeys(worker, orderingKeys, lease);
+    }
     List<Claim> claims = new ArrayList<>();
     for (String key : orderingKeys) {
       claims.addAll(claimNextOfKeyChecked(worker, key, lease));
@@ -116,8 +138,9 @@ public abstract class KernelOutboxStore implements OutboxClaimOutcomeStore {
   }
 
   /**
-   * Claims appended entries as {@link #claimAppended} promises; the default claims nothing (a store
-   * without {@link io.claimedoutbox.port.StoreCapability#CLAIM_APPENDED}).
+   * Claims appended entries as {@link #claimAppended} promises: through the {@link #claimKernel}
+   * when there is one, else nothing (a store without
+   * {@link io.claimedoutbox.port.StoreCapability#CLAIM_APPENDED}).
    *
    * @param worker who claims
    * @param appended checked, at least one
@@ -125,7 +148,8 @@ public abstract class KernelOutboxStore implements OutboxClaimOutcomeStore {
    * @return the claims, in {@code appended}'s order
    */
   protected List<Claim> claimAppendedChecked(WorkerId worker, List<OutboxEntry> appended, Duration lease) {
-    return List.of();
+    ClaimKernel kernel = claimKernel();
+    return kernel == null ? List.of() : kernel.claimAppended(worker, appended, lease);
   }
 
   /**

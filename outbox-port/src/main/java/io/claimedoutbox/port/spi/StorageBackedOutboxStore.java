@@ -2,15 +2,11 @@ package io.claimedoutbox.port.spi;
 
 import io.claimedoutbox.domain.PayloadBudget;
 import io.claimedoutbox.domain.Arguments;
-import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
-import io.claimedoutbox.domain.WorkerId;
-import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.StoreCapability;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,11 +32,13 @@ public final class StorageBackedOutboxStore extends KernelOutboxStore {
   private final EntryStorage storage;
   private final Clock clock;
   private final TransitionKernel transitions;
+  private final ClaimKernel claims;
 
   private StorageBackedOutboxStore(EntryStorage storage, Clock clock) {
     this.storage = Arguments.requireNonNull(storage, "storage");
     this.clock = Arguments.requireNonNull(clock, "clock");
     this.transitions = TransitionKernel.evaluatingFirst(new CompareAndSetWrites(storage), clock);
+    this.claims = new ClaimKernel(new CompareAndSetClaims(storage), clock);
   }
 
   /**
@@ -80,23 +78,50 @@ public final class StorageBackedOutboxStore extends KernelOutboxStore {
   }
 
   @Override
-  protected List<Claim> claimDueChecked(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
-    Instant now = clock.instant();
-    List<Claim> claims = new ArrayList<>();
-    PayloadBudget budget = PayloadBudget.of(maxPayloadBytes);
-    for (OutboxEntry candidate : storage.dueCandidates(now, maxEntries)) {
-      if (!candidate.isDue(now)) {
-        continue;
-      }
-      if (!budget.take(candidate.message().payloadSize())) {
-        break;
-      }
-      OutboxEntry claimed = candidate.claimedBy(worker, now, lease, WriteStamp.fresh());
-      if (storage.compareAndSet(candidate, claimed)) {
-        claims.add(Claim.of(claimed));
-      }
-    }
+  protected ClaimKernel claimKernel() {
     return claims;
+  }
+
+  /**
+   * The storage's due candidates and compare-and-set as the claim kernel's primitives: each claim its
+   * own compare-and-set, so a unit of work is simply the calls in turn.
+   */
+  private record CompareAndSetClaims(EntryStorage storage) implements ClaimStorage, ClaimStorage.Unit {
+    @Override
+    public <T> T inUnit(Purpose purpose, String what, UnitWork<T> work) {
+      return work.run(this);
+    }
+
+    @Override
+    public List<OutboxEntry> dueCandidates(Instant now, int maxEntries, long maxPayloadBytes) {
+      List<OutboxEntry> due = new ArrayList<>();
+      PayloadBudget budget = PayloadBudget.of(maxPayloadBytes);
+      for (OutboxEntry candidate : storage.dueCandidates(now, maxEntries)) {
+        if (!candidate.isDue(now)) {
+          continue;
+        }
+        if (!budget.take(candidate.message().payloadSize())) {
+          break;
+        }
+        due.add(candidate);
+      }
+      return due;
+    }
+
+    @Override
+    public List<WriteAnswer> writeClaims(List<ClaimWrite> writes) {
+      List<WriteAnswer> answers = new ArrayList<>(writes.size());
+      for (ClaimWrite write : writes) {
+        answers.add(storage.compareAndSet(write.candidate(), write.claimed()) ? WriteAnswer.WRITTEN
+            : WriteAnswer.NOT_WRITTEN);
+      }
+      return answers;
+    }
+
+    @Override
+    public Optional<OutboxEntry> read(EntryId id) {
+      return storage.read(id);
+    }
   }
 
   /** The storage's compare-and-set as the kernel's conditional write, one entry at a time. */

@@ -1,0 +1,186 @@
+package io.claimedoutbox.adapter.redis;
+
+import static io.claimedoutbox.adapter.redis.ScriptCall.bytes;
+import static io.claimedoutbox.adapter.redis.ScriptCall.text;
+
+import io.claimedoutbox.adapter.redis.PeekScript.DueCandidate;
+import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.EntryStatus;
+import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.domain.PayloadBudget;
+import io.claimedoutbox.domain.WriteStamp;
+import io.claimedoutbox.port.spi.ClaimStorage;
+import io.claimedoutbox.port.spi.ClaimWrite;
+import io.claimedoutbox.port.spi.WriteAnswer;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeMap;
+import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.params.ZAddParams;
+
+/**
+ * Redis' claim primitives for the {@link io.claimedoutbox.port.spi.ClaimKernel}: the candidates are
+ * read by {@code peek.lua} on every shard (the oldest due of each, decoded, so a damaged entry fails
+ * the claim before anything is written) and merged; the claims are written by {@code claim.lua}, one
+ * call per shard holding some of them, each a compare-and-set on the revision read. No unit is a
+ * transaction: every script is atomic on its shard, and a claim that lost its candidate simply
+ * answers {@link WriteAnswer#NOT_WRITTEN}. A script call repeated blindly (a client retry after a
+ * broken connection) recognises its first run by the call's write stamp and answers with what that
+ * run wrote.
+ */
+final class RedisClaimStorage implements ClaimStorage {
+
+  private final UnifiedJedis redis;
+  private final RedisKeys keys;
+  private final RedisCalls calls;
+  private final RedisConditionalWrites rows;
+
+  RedisClaimStorage(UnifiedJedis redis, RedisKeys keys, RedisCalls calls, RedisConditionalWrites rows) {
+    this.redis = redis;
+    this.keys = keys;
+    this.calls = calls;
+    this.rows = rows;
+  }
+
+  @Override
+  public <T> T inUnit(Purpose purpose, String what, UnitWork<T> work) {
+    return work.run(new ScriptUnit(what));
+  }
+
+  /** Per key, the head of its index of unfinished entries, read with the entry: two round trips a key. */
+  @Override
+  public List<OutboxEntry> firstUnfinishedOfKeys(List<String> orderingKeys) {
+    List<OutboxEntry> heads = new ArrayList<>(orderingKeys.size());
+    for (String key : orderingKeys) {
+      int shard = keys.shardOfOrderingKey(key);
+      List<byte[]> head = calls.safely("read the next entry of " + key,
+          () -> redis.zrange(bytes(keys.orderingKeyIndex(shard, key)), 0, 0));
+      if (!head.isEmpty()) {
+        rows.read(EntryId.of(text(head.get(0)))).ifPresent(heads::add);
+      }
+    }
+    return heads;
+  }
+
+  @Override
+  public boolean claimsAppended() {
+    return true;
+  }
+
+  /** The oldest due entries of one shard, each decoded: a damaged one throws before anything is written. */
+  List<DueCandidate> peek(int shard, Instant now, int maxEntries, long maxPayloadBytes) {
+    ScriptCall peek = PeekScript.call(keys, shard, now, maxEntries, maxPayloadBytes);
+    return PeekScript.candidates(shard, calls.safely("peek shard " + shard, () -> peek.run(redis)));
+  }
+
+  /**
+   * One claim script on one shard, for claims that all carry one call's stamp.
+   *
+   * @return the ids it wrote; when the call ran before (a blind repeat), those that run wrote
+   */
+  Set<String> writeOnShard(int shard, List<ClaimWrite> writes, String what) {
+    WriteStamp stamp = writes.get(0).claimed().lastWriteStamp().orElseThrow();
+    List<OutboxEntry> read = writes.stream().map(ClaimWrite::candidate).toList();
+    List<OutboxEntry> claimed = writes.stream().map(ClaimWrite::claimed).toList();
+    ScriptCall claim = ClaimScript.call(keys, shard, stamp, read, claimed);
+    return ClaimScript.writtenIds(calls.safely(what, () -> claim.run(redis)), what);
+  }
+
+  /**
+   * The shard an entry lives on: its key's, or the one its id names. Empty for an id that names
+   * none and was not found by a peek: an entry not written by this store, never claimed here.
+   */
+  private OptionalInt shardOf(OutboxEntry entry, Map<EntryId, Integer> peeked) {
+    Integer found = peeked.get(entry.id());
+    if (found != null) {
+      return OptionalInt.of(found);
+    }
+    Optional<String> key = entry.message().orderingKey();
+    return key.isPresent() ? OptionalInt.of(keys.shardOfOrderingKey(key.get())) : keys.shardOf(entry.id());
+  }
+
+  /**
+   * Whether an entry an index offered as due is due by its own fields. The hash is the truth: an
+   * index score that says "due" for an entry whose lease or retry time lies ahead (a hand edit, or
+   * an index written by an older version) would make every claim fail on it; instead it is passed
+   * over and its score raised to the entry's due time ({@code ZADD XX GT}: never re-adds a member a
+   * script removed meanwhile, never lowers a score a renewal raised).
+   */
+  private boolean isDueOrRepair(int shard, OutboxEntry entry, Instant now) {
+    if (entry.isDue(now)) {
+      return true;
+    }
+    entry.dueAt().ifPresent(due -> {
+      String index = entry.status() == EntryStatus.CLAIMED ? keys.inflight(shard) : keys.due(shard);
+      calls.safely("repair the due index of " + entry.id(), () -> redis.zadd(index, due.toEpochMilli(),
+          entry.id().value(), ZAddParams.zAddParams().xx().gt()));
+    });
+    return false;
+  }
+
+  /** One claim's calls; remembers the shard each peeked candidate came from. */
+  private final class ScriptUnit implements Unit {
+    private final String what;
+    private final Map<EntryId, Integer> peeked = new HashMap<>();
+
+    ScriptUnit(String what) {
+      this.what = what;
+    }
+
+    /**
+     * Peeks every shard, then takes the oldest over all of them while the count and the payload
+     * budget allow, passing over (and repairing) any the index called due that are not.
+     */
+    @Override
+    public List<OutboxEntry> dueCandidates(Instant now, int maxEntries, long maxPayloadBytes) {
+      List<DueCandidate> oldest = new ArrayList<>();
+      for (int shard = 0; shard < keys.shards(); shard++) {
+        oldest.addAll(peek(shard, now, maxEntries, maxPayloadBytes));
+      }
+      oldest.sort(Comparator.comparingLong(DueCandidate::due).thenComparing(candidate -> candidate.entry().id()));
+      List<OutboxEntry> chosen = new ArrayList<>();
+      PayloadBudget budget = PayloadBudget.of(maxPayloadBytes);
+      int taken = 0;
+      for (DueCandidate candidate : oldest) {
+        if (taken == maxEntries || !budget.take(candidate.entry().message().payloadSize())) {
+          break;
+        }
+        taken++;
+        if (isDueOrRepair(candidate.shard(), candidate.entry(), now)) {
+          peeked.put(candidate.entry().id(), candidate.shard());
+          chosen.add(candidate.entry());
+        }
+      }
+      return chosen;
+    }
+
+    @Override
+    public List<WriteAnswer> writeClaims(List<ClaimWrite> writes) {
+      Map<Integer, List<ClaimWrite>> perShard = new TreeMap<>();
+      for (ClaimWrite write : writes) {
+        shardOf(write.candidate(), peeked)
+            .ifPresent(shard -> perShard.computeIfAbsent(shard, s -> new ArrayList<>()).add(write));
+      }
+      Set<String> written = new HashSet<>();
+      perShard.forEach((shard, onShard) -> written.addAll(writeOnShard(shard, onShard, what)));
+      List<WriteAnswer> answers = new ArrayList<>(writes.size());
+      for (ClaimWrite write : writes) {
+        answers.add(written.contains(write.candidate().id().value()) ? WriteAnswer.WRITTEN : WriteAnswer.NOT_WRITTEN);
+      }
+      return answers;
+    }
+
+    @Override
+    public Optional<OutboxEntry> read(EntryId id) {
+      return rows.read(id);
+    }
+  }
+}

@@ -121,11 +121,7 @@ abstract class DueEntryClaimer implements ClaimStorage {
         if (outcomes[i] == RowWriter.NOT_MATCHED && purpose == Purpose.DUE && locksRows()) {
           throw new IllegalStateException("bug: locked row " + writes.get(i).candidate().id() + " changed under its lock");
         }
-        answers.add(switch (outcomes[i]) {
-          case RowWriter.WRITTEN -> WriteAnswer.WRITTEN;
-          case RowWriter.NOT_MATCHED -> WriteAnswer.NOT_WRITTEN;
-          default -> WriteAnswer.UNSAID;
-        });
+        answers.add(RowWriter.answer(outcomes[i]));
       }
       return answers;
     }

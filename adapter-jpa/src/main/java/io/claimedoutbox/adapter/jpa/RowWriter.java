@@ -2,6 +2,7 @@ package io.claimedoutbox.adapter.jpa;
 
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.OutboxEntry;
+import io.claimedoutbox.port.spi.WriteAnswer;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -29,6 +30,15 @@ abstract class RowWriter {
   static final int NOT_MATCHED = 0;
   /** The database did not say (a driver's bulk mode): decide from the row. */
   static final int UNKNOWN = Statement.SUCCESS_NO_INFO;
+
+  /** @return what the kernels call an element's outcome */
+  static WriteAnswer answer(int outcome) {
+    return switch (outcome) {
+      case WRITTEN -> WriteAnswer.WRITTEN;
+      case NOT_MATCHED -> WriteAnswer.NOT_WRITTEN;
+      default -> WriteAnswer.UNSAID;
+    };
+  }
 
   static RowWriter of(SqlDialect dialect) {
     return switch (dialect) {

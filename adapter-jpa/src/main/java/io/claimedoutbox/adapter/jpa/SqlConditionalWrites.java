@@ -49,11 +49,7 @@ final class SqlConditionalWrites implements ConditionalWrites {
     }
     List<WriteAnswer> answers = new ArrayList<>(outcomes.length);
     for (int outcome : outcomes) {
-      answers.add(switch (outcome) {
-        case RowWriter.WRITTEN -> WriteAnswer.WRITTEN;
-        case RowWriter.NOT_MATCHED -> WriteAnswer.NOT_WRITTEN;
-        default -> WriteAnswer.UNSAID;
-      });
+      answers.add(RowWriter.answer(outcome));
     }
     return answers;
   }

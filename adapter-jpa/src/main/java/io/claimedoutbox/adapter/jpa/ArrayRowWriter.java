@@ -70,13 +70,13 @@ final class ArrayRowWriter extends SetRowWriter {
     return new Fragment(arrays.toString() + names, parameters);
   }
 
-  private static Object[] elements(Kind kind, Object[] values) {
+  private Object[] elements(Kind kind, Object[] values) {
     if (kind != Kind.TIMESTAMP) {
       return values;
     }
     Object[] texts = new Object[values.length];
     for (int r = 0; r < values.length; r++) {
-      texts[r] = values[r] == null ? null : values[r].toString();
+      texts[r] = values[r] == null ? null : instantText((Instant) values[r]);
     }
     return texts;
   }

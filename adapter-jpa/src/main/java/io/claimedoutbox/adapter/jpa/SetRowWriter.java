@@ -37,7 +37,7 @@ abstract class SetRowWriter extends RowWriter {
       .map(column -> new Column(column.sqlName(), column.kind(), row -> column.valueOf(row.written())))
       .toList();
 
-  static final Column ID = new Column("id", Kind.TEXT, row -> row.written().id().value());
+  private static final Column ID = new Column("id", Kind.TEXT, row -> row.written().id().value());
   private static final Column EXPECTED_REVISION = new Column("expected_revision", Kind.INT8, RowWrite::expectedRevision);
   private static final Column HELD_OWNER = new Column("held_owner", Kind.TEXT, row -> row.heldBy().owner().value());
   private static final Column HELD_NONCE = new Column("held_nonce", Kind.TEXT,

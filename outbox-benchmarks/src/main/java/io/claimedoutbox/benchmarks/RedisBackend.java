@@ -61,7 +61,7 @@ final class RedisBackend implements ClaimedOutboxContender.Backend {
     RedisKeys keys = kit.keys();
     long undone = 0;
     for (int shard = 0; shard < keys.shards(); shard++) {
-      undone += client.zcard(keys.due(shard)) + client.zcard(keys.inflight(shard));
+      undone += client.zcard(keys.due(shard)) + client.zcard(keys.held(shard)) + client.zcard(keys.inflight(shard));
     }
     return undone;
   }

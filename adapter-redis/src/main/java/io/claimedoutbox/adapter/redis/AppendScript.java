@@ -19,6 +19,7 @@ final class AppendScript {
   static ScriptCall call(RedisKeys keys, int shard, List<OutboxEntry> entries) {
     List<byte[]> touched = new ArrayList<>();
     touched.add(bytes(keys.due(shard)));
+    touched.add(bytes(keys.held(shard)));
     Map<String, Integer> keyIndexes = new HashMap<>();
     List<byte[]> args = new ArrayList<>();
     args.add(bytes(keys.entryPrefix(shard)));

@@ -41,7 +41,7 @@ final class ClaimScript {
     }
     return new ScriptCall(SCRIPT,
         List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard)), bytes(keys.claimCall(shard, callStamp.toString())),
-            bytes(keys.failed(shard))),
+            bytes(keys.failed(shard)), bytes(keys.held(shard))),
         args);
   }
 

@@ -28,6 +28,9 @@ final class ConditionalWriteScript {
   static ScriptCall call(RedisKeys keys, int shard, List<ConditionalWrite> writes) {
     List<byte[]> entryKeys = new ArrayList<>(writes.size());
     Map<String, Integer> indexKeys = new LinkedHashMap<>();
+    // the script finds the shard's due and held indexes right after the entries' keys
+    indexKeys.put(keys.due(shard), writes.size() + 1);
+    indexKeys.put(keys.held(shard), writes.size() + 2);
     List<byte[]> args = new ArrayList<>(1 + 16 * writes.size());
     args.add(bytes(Integer.toString(writes.size())));
     for (ConditionalWrite write : writes) {

@@ -22,7 +22,7 @@ final class DeleteScript {
   static ScriptCall call(RedisKeys keys, int shard, EntryId id, Optional<String> orderingKey) {
     List<byte[]> touched = new ArrayList<>(List.of(bytes(keys.entry(shard, id)), bytes(keys.due(shard)),
         bytes(keys.inflight(shard)), bytes(keys.failed(shard)), bytes(keys.finished(shard)),
-        bytes(keys.deadLetters(shard))));
+        bytes(keys.deadLetters(shard)), bytes(keys.held(shard))));
     orderingKey.ifPresent(key -> touched.add(bytes(keys.orderingKeyIndex(shard, key))));
     return new ScriptCall(SCRIPT, touched, List.of(bytes(id.value()), bytes(orderingKey.orElse(""))));
   }

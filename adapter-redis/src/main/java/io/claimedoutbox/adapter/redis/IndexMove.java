@@ -10,9 +10,11 @@ import java.util.List;
 
 /**
  * One change to a shard's indexes that a claimed transition makes, as {@code write.lua} runs it:
- * {@code ZADD key score member}, {@code ZREM key member} or {@code SADD key member}.
+ * {@code ZADD key score member}, {@code ZREM key member}, {@code SADD key member}, or
+ * {@code LEAVE key member}: the member leaves its ordering key's index and the key's next entry, held
+ * back until now, becomes due.
  *
- * @param command {@code ZADD}, {@code ZREM} or {@code SADD}
+ * @param command {@code ZADD}, {@code ZREM}, {@code SADD} or {@code LEAVE}
  * @param key the index
  * @param score the score of a {@code ZADD}, otherwise {@code null}
  * @param member the entry id
@@ -23,8 +25,8 @@ record IndexMove(String command, String key, String score, String member) {
    * The index moves that take a claimed entry to {@code next}: a renewal moves its lease in the
    * in-flight index; a failure makes it due again at its retry time; a delivery or a dead letter
    * joins the finished index (scored by finish time, for the purge) and leaves its ordering key's
-   * index, so the key's next entry becomes claimable, and a dead letter joins the dead-letter index
-   * (ordered by id).
+   * index, so the key's next entry moves from the held index to the due index, and a dead letter
+   * joins the dead-letter index (ordered by id).
    */
   static List<IndexMove> of(RedisKeys keys, int shard, OutboxEntry next) {
     String id = next.id().value();
@@ -39,7 +41,8 @@ record IndexMove(String command, String key, String score, String member) {
       case DELIVERED, DEAD_LETTERED -> {
         moves.add(zrem(keys.inflight(shard), id));
         moves.add(zadd(keys.finished(shard), EntryFields.millis(next.updatedAt()), id));
-        next.message().orderingKey().ifPresent(key -> moves.add(zrem(keys.orderingKeyIndex(shard, key), id)));
+        next.message().orderingKey()
+            .ifPresent(key -> moves.add(new IndexMove("LEAVE", keys.orderingKeyIndex(shard, key), null, id)));
         if (next.status() == EntryStatus.DEAD_LETTERED) {
           moves.add(zadd(keys.deadLetters(shard), "0", id));
         }

@@ -34,7 +34,8 @@ final class OperationScripts {
 
   static ScriptCall stats(RedisKeys keys, int shard) {
     return new ScriptCall(STATS, List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard)),
-        bytes(keys.failed(shard)), bytes(keys.finished(shard)), bytes(keys.deadLetters(shard))), List.of());
+        bytes(keys.failed(shard)), bytes(keys.finished(shard)), bytes(keys.deadLetters(shard)), bytes(keys.held(shard))),
+        List.of());
   }
 
   static ShardStats stats(Object reply) {
@@ -70,7 +71,7 @@ final class OperationScripts {
     args.add(bytes(EntryFields.millis(requeued.dueAt().orElseThrow())));
     args.addAll(RedisEntryCodec.flat(EntryFields.encodeState(requeued)));
     List<byte[]> touched = new ArrayList<>(List.of(bytes(keys.entry(shard, requeued.id())), bytes(keys.due(shard)),
-        bytes(keys.finished(shard)), bytes(keys.deadLetters(shard))));
+        bytes(keys.finished(shard)), bytes(keys.deadLetters(shard)), bytes(keys.held(shard))));
     read.message().orderingKey().ifPresent(key -> touched.add(bytes(keys.orderingKeyIndex(shard, key))));
     return new ScriptCall(REQUEUE, touched, args);
   }

@@ -15,15 +15,22 @@ final class PeekScript {
 
   private static final LuaScript SCRIPT = LuaScript.load("peek");
 
+  /**
+   * The most held-back entries one peek moves from the due index to the held index: a due index
+   * written before the held index existed is cleared over several claims, each a few milliseconds of
+   * the server's one thread, instead of in one call that would make every other client wait.
+   */
+  static final int MOVES_PER_PEEK = 5_000;
+
   /** A due entry as read (and decoded) before the claim. */
   record DueCandidate(int shard, OutboxEntry entry, long due) {}
 
   private PeekScript() {}
 
   static ScriptCall call(RedisKeys keys, int shard, Instant now, int max, long maxPayloadBytes) {
-    return new ScriptCall(SCRIPT, List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard))),
+    return new ScriptCall(SCRIPT, List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard)), bytes(keys.held(shard))),
         List.of(bytes(EntryFields.millis(now)), bytes(Integer.toString(max)), bytes(keys.entryPrefix(shard)),
-            bytes(Long.toString(maxPayloadBytes))));
+            bytes(Long.toString(maxPayloadBytes)), bytes(Integer.toString(MOVES_PER_PEEK))));
   }
 
   /**

@@ -12,7 +12,10 @@ import java.util.regex.Pattern;
  *
  * <pre>
  * {prefix:s}:e:&lt;entry id&gt;   hash      the entry's fields
- * {prefix:s}:due            zset      PENDING and FAILED entry ids, scored by available / retry time
+ * {prefix:s}:due            zset      PENDING and FAILED entry ids, scored by available / retry time, but
+ *                                      those held back behind their ordering key's first unfinished entry
+ * {prefix:s}:held           zset      PENDING entry ids held back behind their key's first, scored by due
+ *                                      time; each moves to the due index when it becomes its key's first
  * {prefix:s}:inflight       zset      CLAIMED entry ids, scored by lease end
  * {prefix:s}:call:&lt;stamp&gt;    set       ids a claim call took, kept 10 minutes for client retries
  * {prefix:s}:k:&lt;key&gt;       zset      unfinished entry ids of one ordering key, scored by append time
@@ -100,6 +103,15 @@ public final class RedisKeys {
    */
   public String due(int shard) {
     return tag(shard) + ":due";
+  }
+
+  /**
+   * @param shard a shard
+   * @return the key of its set of entries held back behind an earlier unfinished entry of their
+   *     ordering key, scored by due time
+   */
+  public String held(int shard) {
+    return tag(shard) + ":held";
   }
 
   /**

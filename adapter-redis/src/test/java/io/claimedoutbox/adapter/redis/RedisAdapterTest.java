@@ -5,8 +5,10 @@ import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.ClaimTransitionOutcome;
 import io.claimedoutbox.domain.ClaimTransitionResult;
+import io.claimedoutbox.domain.DeadLetter;
 import io.claimedoutbox.domain.DeliveryReceipt;
 import io.claimedoutbox.domain.EntryId;
+import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.LeaseRenewal;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
@@ -16,6 +18,7 @@ import io.claimedoutbox.domain.WriteStamp;
 import java.util.Set;
 import java.util.ArrayList;
 import io.claimedoutbox.port.spi.ClaimWrite;
+import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.UndecodableEntryException;
 import io.claimedoutbox.port.spi.ConditionalWrite;
@@ -101,6 +104,86 @@ class RedisAdapterTest {
         .as("the finished index").isEqualTo((double) delivery.next().updatedAt().toEpochMilli());
     assertThat(store.tryMarkClaimDelivered(claim, DeliveryReceipt.of("r")).outcome())
         .as("a new call with a new stamp").isEqualTo(ClaimTransitionOutcome.TERMINAL);
+  }
+
+  @ParameterizedTest
+  @EnumSource(RedisTopology.class)
+  @DisplayName("a key's backlog waits in the held index, not the due index; each finished first entry makes the next one due")
+  void keyBacklogWaitsOutsideTheDueIndex(RedisTopology topology) {
+    RedisOutboxStore store = cleanStore(topology);
+    RedisKeys keys = RedisFixtures.of(topology).keys();
+    int shard = keys.shardOfOrderingKey("k");
+    List<OutboxEntry> keyed = store.appendAll(List.of(keyed(1), keyed(2), keyed(3), keyed(4)));
+    store.append(OutboxMessage.of("t", new byte[] {0}));
+
+    assertThat(members(topology, keys.held(shard))).as("held").containsExactlyElementsOf(ids(keyed.subList(1, 4)));
+    assertThat(store.countByStatus().of(EntryStatus.PENDING)).as("pending, held ones counted").isEqualTo(5);
+    List<Claim> claims = store.claimDue(WORKER, 10, LEASE);
+    assertThat(claims).as("the key's first and the unkeyed entry").hasSize(2);
+    Claim current = claims.stream().filter(claim -> claim.entryId().equals(keyed.get(0).id())).findFirst().orElseThrow();
+    for (int i = 1; i < keyed.size(); i++) {
+      assertThat(store.tryMarkClaimDelivered(current, DeliveryReceipt.none()).outcome()).isEqualTo(ClaimTransitionOutcome.APPLIED);
+      assertThat(members(topology, keys.held(shard))).as("held after %d delivered", i)
+          .containsExactlyElementsOf(ids(keyed.subList(i + 1, 4)));
+      List<Claim> next = store.claimDue(WORKER, 10, LEASE);
+      assertThat(next).extracting(Claim::entryId).as("claimed after %d delivered", i).containsExactly(keyed.get(i).id());
+      current = next.get(0);
+    }
+  }
+
+  @ParameterizedTest
+  @EnumSource(RedisTopology.class)
+  @DisplayName("a due index written before the held index (a key's backlog in it) is sorted out by claims, key order kept")
+  void dueIndexOfAnEarlierVersionIsSortedOut(RedisTopology topology) {
+    RedisOutboxStore store = cleanStore(topology);
+    RedisTestKit fixture = RedisFixtures.of(topology);
+    RedisKeys keys = fixture.keys();
+    int shard = keys.shardOfOrderingKey("k");
+    List<OutboxEntry> keyed = store.appendAll(List.of(keyed(1), keyed(2), keyed(3)));
+    for (OutboxEntry entry : keyed.subList(1, 3)) {
+      String id = entry.id().value();
+      fixture.client().zadd(keys.due(shard), fixture.client().zscore(keys.held(shard), id), id);
+      fixture.client().zrem(keys.held(shard), id);
+    }
+
+    assertThat(store.claimDue(WORKER, 10, LEASE)).extracting(Claim::entryId).containsExactly(keyed.get(0).id());
+    assertThat(members(topology, keys.held(shard))).as("held").containsExactlyElementsOf(ids(keyed.subList(1, 3)));
+    assertThat(members(topology, keys.due(shard))).as("due").isEmpty();
+  }
+
+  @ParameterizedTest
+  @EnumSource(RedisTopology.class)
+  @DisplayName("a dead letter requeued ahead of its key's first entry goes first; a deleted first entry makes the next one due")
+  void requeueAheadAndDeleteKeepTheKeyMoving(RedisTopology topology) {
+    RedisOutboxStore store = cleanStore(topology);
+    RedisKeys keys = RedisFixtures.of(topology).keys();
+    int shard = keys.shardOfOrderingKey("k");
+    List<OutboxEntry> keyed = store.appendAll(List.of(keyed(1), keyed(2), keyed(3)));
+    Claim first = store.claimDue(WORKER, 10, LEASE).get(0);
+    store.tryMarkClaimDeadLettered(first, new DeadLetter("poison"));
+    assertThat(store.requeue(keyed.get(0).id()).outcome()).isEqualTo(RequeueResult.Outcome.REQUEUED);
+
+    List<Claim> again = store.claimDue(WORKER, 10, LEASE);
+    assertThat(again).extracting(Claim::entryId).as("claimed after the requeue").containsExactly(keyed.get(0).id());
+    assertThat(members(topology, keys.held(shard))).as("held").containsExactlyElementsOf(ids(keyed.subList(1, 3)));
+    store.tryMarkClaimDelivered(again.get(0), DeliveryReceipt.none());
+    assertThat(members(topology, keys.held(shard))).as("held after the delivery").containsExactlyElementsOf(ids(keyed.subList(2, 3)));
+
+    assertThat(store.delete(keyed.get(1).id())).isTrue();
+    assertThat(members(topology, keys.held(shard))).as("held after the delete").isEmpty();
+    assertThat(store.claimDue(WORKER, 10, LEASE)).extracting(Claim::entryId).containsExactly(keyed.get(2).id());
+  }
+
+  private static OutboxMessage keyed(int payload) {
+    return OutboxMessage.of("t", new byte[] {(byte) payload}).withOrderingKey("k");
+  }
+
+  private static List<String> members(RedisTopology topology, String index) {
+    return RedisFixtures.of(topology).client().zrange(index, 0, -1);
+  }
+
+  private static List<String> ids(List<OutboxEntry> entries) {
+    return entries.stream().map(entry -> entry.id().value()).toList();
   }
 
   private ConditionalWrite write(Claim claim, OutboxEntry basis, TransitionRequest request) {

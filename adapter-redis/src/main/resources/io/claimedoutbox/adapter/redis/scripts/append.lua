@@ -1,11 +1,14 @@
 -- Appends a batch of entries to one shard, atomically: every id is checked before anything is written.
--- KEYS[1]  the shard's due index (sorted set: entry id scored by due time in epoch millis); then the
---          index of each ordering key the batch holds, {prefix:s}:k:<key>
+-- KEYS[1]  the shard's due index (sorted set: entry id scored by due time in epoch millis), KEYS[2]
+--          its held index (the same, for entries behind an earlier unfinished entry of their key);
+--          then the index of each ordering key the batch holds, {prefix:s}:k:<key>
 -- ARGV[1]  the shard's entry key prefix, e.g. "{outbox:0}:e:"
 -- ARGV[2]  the number of entries; then, per entry: id, due millis, the KEYS position of its ordering
 --          key's index (0 for none), field count k, k field/value pairs
 -- An entry with an ordering key also joins its key's index, scored by append time, so a claim can
--- tell the first unfinished entry of a key. Every key written is in KEYS.
+-- tell the first unfinished entry of a key; it joins the due index only when it is that first entry,
+-- and the held index otherwise, so a claim never reads past a key's backlog (a transition finishing
+-- the key's first entry moves the next one over). Every key written is in KEYS.
 -- Returns {'OK', count}. A batch repeated with the same write stamps (a client retry after a lost
 -- reply) finds its own entries and answers as the first run did, writing nothing. An id stored
 -- already by another write is {'DUPLICATE', id}, with nothing of the batch written.
@@ -38,13 +41,17 @@ if repeated > 0 then
 end
 for _, entry in ipairs(entries) do
   redis.call('HSET', prefix .. entry.id, unpack(ARGV, entry.first, entry.last))
-  redis.call('ZADD', KEYS[1], entry.due, entry.id)
+  local index = KEYS[1]
   if entry.keyIndex > 0 then
     local createdAt = nil
     for f = entry.first, entry.last, 2 do
       if ARGV[f] == 'createdAt' then createdAt = ARGV[f + 1] end
     end
     redis.call('ZADD', KEYS[entry.keyIndex], createdAt, entry.id)
+    if redis.call('ZRANGE', KEYS[entry.keyIndex], 0, 0)[1] ~= entry.id then
+      index = KEYS[2]
+    end
   end
+  redis.call('ZADD', index, entry.due, entry.id)
 end
 return {'OK', count}

@@ -7,6 +7,8 @@
 -- KEYS[3]  this call's record (a set of the ids it claimed), so a blind client retry of the same
 --          call answers with the claims it made instead of claiming more
 -- KEYS[4]  the failed set (for the counts): a claimed entry is FAILED no more
+-- KEYS[5]  the held index: a claimed entry is in neither index of waiting entries, whichever the
+--          caller found it through (a claim by key reads the key's index, not the due index)
 -- ARGV[1]  entry key prefix, ARGV[2] write stamp of this call; then per candidate: id, the revision
 --          it was read at, its lease end, a field count k and k field/value pairs of the claimed state
 -- Returns {'OK', id...} with the ids claimed, in candidate order; or, when this call ran before,
@@ -54,6 +56,7 @@ while at <= #ARGV do
 end
 if #claimedIds > 0 then
   each('ZREM', KEYS[1], claimedIds)
+  each('ZREM', KEYS[5], claimedIds)
   each('ZADD', KEYS[2], leases)
   each('SREM', failed, wereFailed)
   each('SADD', KEYS[3], claimedIds)

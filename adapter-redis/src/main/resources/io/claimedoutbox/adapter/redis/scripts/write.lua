@@ -3,15 +3,18 @@
 -- outcome: it compares, and writes where the comparison holds. An element is written where its hash is
 -- still at the expected revision and CLAIMED under the claim's owner and token; the caller reads every
 -- element that was not written and decides from what it finds.
--- KEYS     the elements' hashes, then the index keys their moves name
+-- KEYS     the elements' hashes, then the shard's due and held indexes, then the index keys their moves name
 -- ARGV[1]  the number of elements n; then per element: the entry id, the expected revision, the claim's
 --          owner and token nonce, s and s field/value pairs to set, d and d fields to delete, m and m moves of three
---          arguments each: a command (ZADD, ZREM, SADD), the index of its key in KEYS, the member; a ZADD
---          move has its score as a fourth argument
+--          arguments each: a command (ZADD, ZREM, SADD, LEAVE), the index of its key in KEYS, the member; a ZADD
+--          move has its score as a fourth argument. LEAVE takes the member out of its ordering key's index
+--          and then moves the key's new first entry, if it waits in the held index, to the due index with
+--          its score: the entries behind a key's first are not in the due index (see append.lua).
 -- Returns {'OK', written...}: 1 or 0 per element, in order. A hash that exists but lacks a field every
 -- entry has, or whose status or revision is unreadable, fails the whole call before anything is written:
 -- {'UNDECODABLE', id, problem}.
 local count = tonumber(ARGV[1])
+local dueIndex, heldIndex = KEYS[count + 1], KEYS[count + 2]
 local statuses = {PENDING = true, CLAIMED = true, FAILED = true, DELIVERED = true, DEAD_LETTERED = true}
 -- EntryFields.ALWAYS_PRESENT but the payload, which is only tested for (a large one is never copied here)
 local present = {'id', 'topic', 'headers', 'attempts', 'createdAt', 'updatedAt', 'availableAt', 'claimGeneration'}
@@ -61,6 +64,7 @@ end
 -- Index moves are gathered per command and key and sent as one variadic command each at the end (a
 -- redis.call costs about as much as the work of a small command); the elements name distinct entries.
 local gathered, order = {}, {}
+local keysLeft, leftOrder = {}, {}
 local function gather(command, key, ...)
   local name = command .. ' ' .. key
   if gathered[name] == nil then
@@ -89,6 +93,13 @@ for i = 1, count do
       if command == 'ZADD' then
         gather(command, key, ARGV[move + 3], ARGV[move + 2])
         move = move + 4
+      elseif command == 'LEAVE' then
+        gather('ZREM', key, ARGV[move + 2])
+        if not keysLeft[key] then
+          keysLeft[key] = true
+          leftOrder[#leftOrder + 1] = key
+        end
+        move = move + 3
       else
         gather(command, key, ARGV[move + 2])
         move = move + 3
@@ -104,6 +115,15 @@ for _, name in ipairs(order) do
   local command = gathered[name]
   for from = 1, #command.values, 1000 do
     redis.call(command.command, command.key, unpack(command.values, from, math.min(from + 999, #command.values)))
+  end
+end
+
+for _, key in ipairs(leftOrder) do
+  local first = redis.call('ZRANGE', key, 0, 0)[1]
+  local score = first and redis.call('ZSCORE', heldIndex, first)
+  if score then
+    redis.call('ZREM', heldIndex, first)
+    redis.call('ZADD', dueIndex, score, first)
   end
 end
 return replies

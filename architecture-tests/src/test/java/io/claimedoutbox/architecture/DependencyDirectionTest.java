@@ -82,7 +82,7 @@ class DependencyDirectionTest {
   @DisplayName("the SQL store is plain JDBC: only the JPA integration sees Jakarta Persistence, and only its bridge and bootstrap Hibernate")
   void sqlStoreIsPlainJdbc() {
     String jpaIntegration = "io\\.claimedoutbox\\.adapter\\.jpa\\."
-        + "(JpaOutboxStore|JpaOutbox|HibernateBridge|OutboxEntryRecord|AfterCompletion)(\\$.*)?";
+        + "(JpaOutboxStore|JpaOutbox|HibernateBridge|EntityManagerConnection|OutboxEntryRecord|AfterCompletion)(\\$.*)?";
     noClasses().that().resideInAPackage("io.claimedoutbox.adapter.jpa..").and().haveNameNotMatching(jpaIntegration)
         .should().dependOnClassesThat().resideInAnyPackage("org.hibernate..", "jakarta.persistence..",
             "jakarta.transaction..")

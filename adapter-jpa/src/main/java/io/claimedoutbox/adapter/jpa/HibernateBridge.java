@@ -16,8 +16,10 @@ import org.hibernate.engine.spi.SessionFactoryImplementor;
 /**
  * The one place the adapter reaches into Hibernate ORM, for {@link JpaOutboxStore} only: the
  * connections and the database of an {@code EntityManagerFactory} (so a store built from one needs
- * no connection to start), and the caller's session for appends joined to its transaction. The SQL
- * store itself ({@link JdbcOutboxStore}) knows nothing of it.
+ * no connection to start), the session's connection for appends joined to its transaction where the
+ * provider predates Jakarta Persistence 3.2 ({@link EntityManagerConnection}), and the report of how
+ * that transaction ended (Jakarta Persistence has no such callback). The SQL store itself
+ * ({@link JdbcOutboxStore}) knows nothing of it.
  */
 final class HibernateBridge {
 
@@ -58,7 +60,7 @@ final class HibernateBridge {
     return SqlDialect.OTHER;
   }
 
-  /** JDBC work on the connection of the caller's session, inside its transaction. */
+  /** JDBC work on the connection of the caller's session, inside its transaction (Hibernate 6.6). */
   static void onSessionConnection(EntityManager em, JdbcAccess.Work<?> work) {
     em.unwrap(Session.class).doWork(work::run);
   }

@@ -60,7 +60,7 @@ public final class JpaOutboxStore extends JdbcOutboxStore {
     return appendJoined(new JoinedTransaction() {
       @Override
       public void run(JdbcAccess.Work<?> work) {
-        HibernateBridge.onSessionConnection(em, work);
+        EntityManagerConnection.run(em, work);
       }
 
       @Override

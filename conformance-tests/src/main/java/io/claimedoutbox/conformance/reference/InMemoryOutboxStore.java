@@ -5,13 +5,11 @@ import io.claimedoutbox.conformance.FaultProxy.Fault;
 import io.claimedoutbox.conformance.TransitionWriteHook;
 import io.claimedoutbox.domain.AppendOrder;
 import io.claimedoutbox.domain.Arguments;
-import io.claimedoutbox.domain.Claim;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.PayloadBudget;
-import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.DeadLetterQuery;
@@ -20,7 +18,9 @@ import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
 import io.claimedoutbox.port.StoreCapability;
 import io.claimedoutbox.port.UndecodableEntryException;
-import io.claimedoutbox.port.spi.AppendedClaims;
+import io.claimedoutbox.port.spi.ClaimKernel;
+import io.claimedoutbox.port.spi.ClaimStorage;
+import io.claimedoutbox.port.spi.ClaimWrite;
 import io.claimedoutbox.port.spi.CommitSignal;
 import io.claimedoutbox.port.spi.ConditionalWrite;
 import io.claimedoutbox.port.spi.ConditionalWrites;
@@ -39,9 +39,9 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -71,6 +71,7 @@ public class InMemoryOutboxStore extends KernelOutboxStoreWithOperations {
   private final ConditionalWrites conditionalWrites = new MapWrites();
   private final TransitionKernel transitions;
   private final CommitSignal commits = newCommitSignal(null);
+  private final ClaimKernel claims;
   private Map<EntryId, StoredRow> rows = new HashMap<>();
   private volatile Link link = Optional::empty;
 
@@ -104,11 +105,12 @@ public class InMemoryOutboxStore extends KernelOutboxStoreWithOperations {
     this.clock = Arguments.requireNonNull(clock, "clock");
     this.writeHook = Arguments.requireNonNull(writeHook, "writeHook");
     this.transitions = TransitionKernel.evaluatingFirst(conditionalWrites, clock);
+    this.claims = new ClaimKernel(new MapClaims(), clock);
   }
 
   @Override
   public Set<StoreCapability> capabilities() {
-    // claimNextOfKeys asks key by key, as the kernel's default does: in memory that costs no round trip
+    // claimNextOfKeys reads every key's first entry in one request and claims them in one unit (the ClaimKernel)
     return Set.of(StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_BY_KEYS, StoreCapability.CLAIM_APPENDED,
         StoreCapability.CLAIM_ON_APPEND);
   }
@@ -189,58 +191,73 @@ public class InMemoryOutboxStore extends KernelOutboxStoreWithOperations {
   }
 
   @Override
-  protected List<Claim> claimDueChecked(WorkerId worker, int maxEntries, long maxPayloadBytes, Duration lease) {
-    Instant now = clock.instant();
-    try {
-      return send(() -> claimUnderLock(all -> withinPayloadLimit(selectDue(all, now, maxEntries), maxPayloadBytes),
-          worker, now, lease));
-    } catch (LinkFailure lost) {
-      throw new OutboxStoreException("outbox store failed: claim for " + worker
-          + " (entries it claimed return to the queue when their leases end)", lost);
-    }
-  }
-
-  @Override
-  protected List<Claim> claimNextOfKeyChecked(WorkerId worker, String orderingKey, Duration lease) {
-    Instant now = clock.instant();
-    try {
-      return send(() -> claimUnderLock(all -> Optional.ofNullable(AppendOrder.firstOfEachKey(all).get(orderingKey))
-          .filter(head -> head.isDue(now)).stream().toList(), worker, now, lease));
-    } catch (LinkFailure lost) {
-      throw new OutboxStoreException("outbox store failed: claim the next entry of " + orderingKey + " for " + worker
-          + " (an entry it claimed returns to the queue when its lease ends)", lost);
-    }
-  }
-
-  @Override
-  protected List<Claim> claimAppendedChecked(WorkerId worker, List<OutboxEntry> checked, Duration lease) {
-    Instant now = clock.instant();
-    WriteStamp stamp = WriteStamp.fresh();
-    List<Claim> claims = new ArrayList<>();
-    synchronized (rows) {
-      for (OutboxEntry entry : AppendedClaims.candidates(checked, now)) {
-        StoredRow row = rows.get(entry.id());
-        if (row != null && row.damage() == null && row.entry().revision() == entry.revision()) {
-          OutboxEntry claimed = row.entry().claimedBy(worker, now, lease, stamp);
-          rows.put(entry.id(), new StoredRow(claimed, null));
-          claims.add(Claim.of(claimed));
-        }
-      }
-    }
+  protected ClaimKernel claimKernel() {
     return claims;
   }
 
-  /** Under the lock: decodes every row, claims what {@code choose} picks from them. */
-  private List<Claim> claimUnderLock(Function<List<OutboxEntry>, List<OutboxEntry>> choose,
-      WorkerId worker, Instant now, Duration lease) {
-    synchronized (rows) {
-      List<Claim> claims = new ArrayList<>();
-      for (OutboxEntry due : choose.apply(decodedRows())) {
-        OutboxEntry claimed = claim(due, worker, now, lease);
-        rows.put(claimed.id(), new StoredRow(claimed, null));
-        claims.add(Claim.of(claimed));
+  /**
+   * The map's claim primitives, for the {@link ClaimKernel} every shipped adapter's claims run on:
+   * a unit is one request over the {@link Link} holding the lock throughout, so its due query and its
+   * writes see no other request between them (a locking transaction, as on PostgreSQL).
+   */
+  private final class MapClaims implements ClaimStorage {
+    @Override
+    public <T> T inUnit(Purpose purpose, String what, UnitWork<T> work) {
+      try {
+        return send(() -> {
+          synchronized (rows) {
+            return work.run(new MapUnit());
+          }
+        });
+      } catch (LinkFailure lost) {
+        throw new OutboxStoreException("outbox store failed: " + what
+            + " (entries it claimed return to the queue when their leases end)", lost);
       }
-      return claims;
+    }
+
+    @Override
+    public List<OutboxEntry> firstUnfinishedOfKeys(List<String> keys) {
+      try {
+        return send(() -> {
+          Map<String, OutboxEntry> firstOfEachKey = AppendOrder.firstOfEachKey(decodedRows());
+          return keys.stream().map(firstOfEachKey::get).filter(Objects::nonNull).toList();
+        });
+      } catch (LinkFailure lost) {
+        throw new OutboxStoreException("outbox store failed: read the next entry of " + keys, lost);
+      }
+    }
+
+    @Override
+    public boolean claimsAppended() {
+      return true;
+    }
+  }
+
+  /** One claim's reads and writes, under the map's lock. */
+  private final class MapUnit implements ClaimStorage.Unit {
+    @Override
+    public List<OutboxEntry> dueCandidates(Instant now, int maxEntries, long maxPayloadBytes) {
+      return withinPayloadLimit(selectDue(decodedRows(), now, maxEntries), maxPayloadBytes);
+    }
+
+    @Override
+    public List<WriteAnswer> writeClaims(List<ClaimWrite> writes) {
+      List<WriteAnswer> answers = new ArrayList<>(writes.size());
+      for (ClaimWrite write : writes) {
+        StoredRow row = rows.get(write.candidate().id());
+        if (row != null && row.damage() == null && row.entry().revision() == write.expectedRevision()) {
+          rows.put(write.candidate().id(), new StoredRow(claimAsStored(write.candidate(), write.claimed()), null));
+          answers.add(WriteAnswer.WRITTEN);
+        } else {
+          answers.add(WriteAnswer.NOT_WRITTEN);
+        }
+      }
+      return answers;
+    }
+
+    @Override
+    public Optional<OutboxEntry> read(EntryId id) {
+      return decode(id, rows.get(id));
     }
   }
 
@@ -513,15 +530,14 @@ public class InMemoryOutboxStore extends KernelOutboxStoreWithOperations {
   }
 
   /**
-   * The entry as claimed.
+   * What the map stores for a claim the kernel computed: the claimed entry itself. A planted fault
+   * stores something else, as a backend whose write differs from what it was given would.
    *
-   * @param due the due entry
-   * @param worker who claims
-   * @param now the claim time
-   * @param lease the lease length
-   * @return the claimed entry
+   * @param candidate the entry as read by the claim
+   * @param claimed the entry as the domain claimed it
+   * @return the row to store
    */
-  protected OutboxEntry claim(OutboxEntry due, WorkerId worker, Instant now, Duration lease) {
-    return due.claimedBy(worker, now, lease, WriteStamp.fresh());
+  protected OutboxEntry claimAsStored(OutboxEntry candidate, OutboxEntry claimed) {
+    return claimed;
   }
 }

@@ -273,7 +273,7 @@ class BrokenStoresAreCaughtTest {
 
   static class LiveLeaseIgnoredSuite extends BrokenSuite {
     LiveLeaseIgnoredSuite() {
-      super(BrokenStores.LiveLeaseIgnored::new);
+      super(InMemoryStoreFixture.wrapped("LiveLeaseIgnoredSuite", BrokenStores.LiveLeaseIgnored::new));
     }
   }
 

@@ -28,9 +28,14 @@ final class PeekScript {
   private PeekScript() {}
 
   static ScriptCall call(RedisKeys keys, int shard, Instant now, int max, long maxPayloadBytes) {
+    return call(keys, shard, now, max, maxPayloadBytes, MOVES_PER_PEEK);
+  }
+
+  /** @param moves the most held-back entries this call moves to the held index */
+  static ScriptCall call(RedisKeys keys, int shard, Instant now, int max, long maxPayloadBytes, int moves) {
     return new ScriptCall(SCRIPT, List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard)), bytes(keys.held(shard))),
         List.of(bytes(EntryFields.millis(now)), bytes(Integer.toString(max)), bytes(keys.entryPrefix(shard)),
-            bytes(Long.toString(maxPayloadBytes)), bytes(Integer.toString(MOVES_PER_PEEK))));
+            bytes(Long.toString(maxPayloadBytes)), bytes(Integer.toString(moves))));
   }
 
   /**

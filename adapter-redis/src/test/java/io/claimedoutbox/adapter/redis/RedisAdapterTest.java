@@ -153,6 +153,32 @@ class RedisAdapterTest {
 
   @ParameterizedTest
   @EnumSource(RedisTopology.class)
+  @DisplayName("one peek moves at most its limit of held-back entries, and still finds expired leases")
+  void onePeekMovesAtMostItsLimit(RedisTopology topology) {
+    RedisOutboxStore store = cleanStore(topology);
+    RedisTestKit fixture = RedisFixtures.of(topology);
+    RedisKeys keys = fixture.keys();
+    int shard = keys.shardOfOrderingKey("k");
+    List<OutboxEntry> keyed = store.appendAll(List.of(keyed(1), keyed(2), keyed(3), keyed(4), keyed(5), keyed(6)));
+    Claim first = store.claimDue(WORKER, 1, LEASE).get(0);
+    for (OutboxEntry entry : keyed.subList(1, 6)) {
+      String id = entry.id().value();
+      fixture.client().zadd(keys.due(shard), fixture.client().zscore(keys.held(shard), id), id);
+      fixture.client().zrem(keys.held(shard), id);
+    }
+    clock.advance(LEASE);
+
+    List<PeekScript.DueCandidate> found = PeekScript.candidates(shard,
+        PeekScript.call(keys, shard, clock.instant(), 10, StoreArguments.NO_PAYLOAD_LIMIT, 2).run(fixture.client()));
+
+    assertThat(members(topology, keys.held(shard))).as("moved by one peek").hasSize(2);
+    assertThat(members(topology, keys.due(shard))).as("left for the next").hasSize(3);
+    assertThat(found).extracting(candidate -> candidate.entry().id()).as("the expired lease")
+        .containsExactly(first.entryId());
+  }
+
+  @ParameterizedTest
+  @EnumSource(RedisTopology.class)
   @DisplayName("a dead letter requeued ahead of its key's first entry goes first; a deleted first entry makes the next one due")
   void requeueAheadAndDeleteKeepTheKeyMoving(RedisTopology topology) {
     RedisOutboxStore store = cleanStore(topology);

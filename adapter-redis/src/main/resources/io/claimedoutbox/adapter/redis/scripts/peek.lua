@@ -62,18 +62,24 @@ local function holdBack(index, id, score)
   return 0
 end
 
+-- Whether reading may go on: the due index stops once the call moved its most, the in-flight index
+-- (whose expired leases must be found) never does.
+local function mayRead(index)
+  return index ~= KEYS[1] or moved < moveLimit
+end
+
 for _, index in ipairs({KEYS[1], KEYS[2]}) do
   local taken = 0
   local offset = 0
   local bytes = 0
   local full = false
-  while taken < wanted and not full and moved < moveLimit do
+  while taken < wanted and not full and mayRead(index) do
     local due = redis.call('ZRANGE', index, '-inf', ARGV[1], 'BYSCORE', 'LIMIT', offset, wanted, 'WITHSCORES')
     -- members removed from this page shift the next one back
     local removed = 0
     for i = 1, #due, 2 do
       local id = due[i]
-      if taken < wanted and not full and moved < moveLimit then
+      if taken < wanted and not full and mayRead(index) then
         if heldBackByKnownKey(id) then
           removed = removed + holdBack(index, id, due[i + 1])
         else

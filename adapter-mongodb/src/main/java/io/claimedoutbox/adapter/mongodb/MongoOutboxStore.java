@@ -8,10 +8,12 @@ import static com.mongodb.client.model.Filters.in;
 import static com.mongodb.client.model.Filters.lte;
 import static com.mongodb.client.model.Filters.or;
 
+import com.mongodb.MongoBulkWriteException;
 import com.mongodb.MongoCommandException;
 import com.mongodb.MongoException;
 import com.mongodb.ReadPreference;
 import com.mongodb.WriteConcern;
+import com.mongodb.bulk.BulkWriteError;
 import com.mongodb.client.ClientSession;
 import com.mongodb.client.MongoClient;
 import com.mongodb.client.MongoCollection;
@@ -193,22 +195,45 @@ public final class MongoOutboxStore extends KernelOutboxStoreWithOperations {
   @Override
   public Set<StoreCapability> capabilities() {
     return Set.of(StoreCapability.TRANSACTIONAL_APPEND, StoreCapability.ATOMIC_EVALUATION,
-        StoreCapability.CLAIM_BY_KEY);
+        StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_APPENDED, StoreCapability.CLAIM_ON_APPEND);
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>One {@code insertMany}. MongoDB writes a batch atomically only inside a transaction: pass a
-   * session with {@link #appendAll(ClientSession, List)} when a half-written batch after a lost
-   * connection is not acceptable.
+   * <p>One ordered {@code insertMany}. MongoDB writes a batch atomically only inside a transaction:
+   * pass a session with {@link #appendAll(ClientSession, List)} when a half-written batch after a
+   * lost connection is not acceptable. A drain of this JVM with room may take an entry as it is
+   * appended ({@link StoreCapability#CLAIM_ON_APPEND}): it is written claimed and handed over once
+   * the insert returned. When the insert fails part way, the entries the server reports inserted
+   * (those before the first failed one) are reported committed and the rest not; after a lost
+   * connection none is known to be written, and an entry a drain took that was written all the
+   * same waits out its lease.
    */
   @Override
   protected List<OutboxEntry> appendChecked(List<OutboxMessage> batch) {
-    List<OutboxEntry> entries = NewEntries.of(batch, clock.instant());
-    run("append", () -> collection.insertMany(entries.stream().map(EntryDocuments::toDocument).toList()));
+    Instant now = clock.instant();
+    List<OutboxEntry> entries = commits.claimOnAppend(NewEntries.of(batch, now), now);
+    try {
+      run("append", () -> collection.insertMany(entries.stream().map(EntryDocuments::toDocument).toList()));
+    } catch (RuntimeException failure) {
+      int written = insertedBefore(failure, entries.size());
+      commits.notCommitted(entries.subList(written, entries.size()));
+      if (written > 0) {
+        commits.committed(entries.subList(0, written));
+      }
+      throw failure;
+    }
     commits.committed(entries);
     return entries;
+  }
+
+  /** How many entries of an ordered insert the server reports written before it failed. */
+  private static int insertedBefore(RuntimeException failure, int size) {
+    if (failure.getCause() instanceof MongoBulkWriteException bulk && !bulk.getWriteErrors().isEmpty()) {
+      return Math.min(size, bulk.getWriteErrors().stream().mapToInt(BulkWriteError::getIndex).min().orElse(0));
+    }
+    return 0;
   }
 
   /**
@@ -346,6 +371,11 @@ public final class MongoOutboxStore extends KernelOutboxStoreWithOperations {
           return documents.read(id);
         }
       });
+    }
+
+    @Override
+    public boolean claimsAppended() {
+      return true;
     }
 
     /** Per key, its first unfinished document through the {@code outbox_key_order} index: one round trip a key. */

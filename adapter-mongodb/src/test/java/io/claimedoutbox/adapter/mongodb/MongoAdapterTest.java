@@ -30,6 +30,13 @@ import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.UndecodableEntryException;
 import java.time.Duration;
+import com.mongodb.client.model.IndexOptions;
+import com.mongodb.client.model.Indexes;
+import io.claimedoutbox.port.CommitNotifications;
+import io.claimedoutbox.port.OutboxStoreException;
+import io.claimedoutbox.port.spi.EntryFields;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
@@ -165,6 +172,46 @@ class MongoAdapterTest {
     assertThat(deadLetters.get("key", Document.class).keySet()).containsExactlyInAnyOrder("status", "_id");
     assertThat(deadLetters.get("partialFilterExpression", Document.class))
         .isEqualTo(new Document("status", "DEAD_LETTERED"));
+  }
+
+  @Test
+  @DisplayName("an append that fails part way reports the entries inserted before the failure committed and the"
+      + " rest not, so a drain that took them on append is handed the written ones and keeps no room for the others")
+  void anAppendFailingPartWayReportsWhatWasWritten() {
+    MongoCollection<Document> raw = fixture.client.getDatabase(MongoFixtures.DATABASE)
+        .getCollection(MongoFixtures.COLLECTION);
+    raw.createIndex(Indexes.ascending(EntryFields.TOPIC), new IndexOptions().unique(true).name("test_unique_topic"));
+    List<List<OutboxEntry>> committed = new CopyOnWriteArrayList<>();
+    List<OutboxEntry> notCommitted = new CopyOnWriteArrayList<>();
+    CommitNotifications.Listener takesEverything = new CommitNotifications.Listener() {
+      @Override
+      public void entriesCommitted(List<OutboxEntry> appended) {
+        committed.add(appended);
+      }
+
+      @Override
+      public Optional<CommitNotifications.ClaimOnAppend> takeOnAppend(OutboxEntry entry) {
+        return Optional.of(new CommitNotifications.ClaimOnAppend(WorkerId.of("drain"), Duration.ofSeconds(30)));
+      }
+
+      @Override
+      public void notCommitted(OutboxEntry written) {
+        notCommitted.add(written);
+      }
+    };
+    try (CommitNotifications.Subscription subscription = store.commitNotifications().subscribe(takesEverything)) {
+      assertThatThrownBy(() -> store.appendAll(List.of(OutboxMessage.of("a", new byte[] {1}),
+          OutboxMessage.of("b", new byte[] {2}), OutboxMessage.of("a", new byte[] {3}))))
+          .isInstanceOf(OutboxStoreException.class);
+    } finally {
+      raw.dropIndex("test_unique_topic");
+    }
+
+    assertThat(committed).hasSize(1);
+    assertThat(committed.get(0)).extracting(entry -> entry.message().topic()).containsExactly("a", "b");
+    assertThat(committed.get(0)).allSatisfy(entry -> assertThat(entry.currentClaim()).as("claimed on append").isPresent());
+    assertThat(notCommitted).extracting(entry -> entry.message().payload()[0]).containsExactly((byte) 3);
+    assertThat(raw.countDocuments()).isEqualTo(2);
   }
 
   @Test

@@ -22,7 +22,6 @@ final class AppendScript {
     touched.add(bytes(keys.held(shard)));
     Map<String, Integer> keyIndexes = new HashMap<>();
     List<byte[]> args = new ArrayList<>();
-    args.add(bytes(keys.entryPrefix(shard)));
     args.add(bytes(Integer.toString(entries.size())));
     for (OutboxEntry entry : entries) {
       args.add(bytes(entry.id().value()));
@@ -36,6 +35,7 @@ final class AppendScript {
       args.add(bytes(Integer.toString(fields.size() / 2)));
       args.addAll(fields);
     }
+    entries.forEach(entry -> touched.add(bytes(keys.entry(shard, entry.id()))));
     return new ScriptCall(SCRIPT, touched, args);
   }
 }

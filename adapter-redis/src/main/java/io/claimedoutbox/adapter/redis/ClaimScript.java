@@ -28,7 +28,6 @@ final class ClaimScript {
    */
   static ScriptCall call(RedisKeys keys, int shard, WriteStamp callStamp, List<OutboxEntry> read, List<OutboxEntry> claimed) {
     List<byte[]> args = new ArrayList<>();
-    args.add(bytes(keys.entryPrefix(shard)));
     args.add(bytes(callStamp.toString()));
     for (int i = 0; i < read.size(); i++) {
       OutboxEntry next = claimed.get(i);
@@ -39,10 +38,11 @@ final class ClaimScript {
       args.add(bytes(Integer.toString(fields.size() / 2)));
       args.addAll(fields);
     }
-    return new ScriptCall(SCRIPT,
-        List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard)), bytes(keys.claimCall(shard, callStamp.toString())),
-            bytes(keys.failed(shard)), bytes(keys.held(shard))),
-        args);
+    List<byte[]> touched = new ArrayList<>(5 + read.size());
+    touched.addAll(List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard)),
+        bytes(keys.claimCall(shard, callStamp.toString())), bytes(keys.failed(shard)), bytes(keys.held(shard))));
+    claimed.forEach(next -> touched.add(bytes(keys.entry(shard, next.id()))));
+    return new ScriptCall(SCRIPT, touched, args);
   }
 
   /**

@@ -82,10 +82,13 @@ final class OperationScripts {
 
   static ScriptCall purge(RedisKeys keys, int shard, Instant cutoff, List<String> ids) {
     List<byte[]> args = new ArrayList<>();
-    args.add(bytes(keys.entryPrefix(shard)));
     args.add(bytes(EntryFields.millis(cutoff)));
-    ids.forEach(id -> args.add(bytes(id)));
-    return new ScriptCall(PURGE, List.of(bytes(keys.finished(shard)), bytes(keys.deadLetters(shard))), args);
+    List<byte[]> touched = new ArrayList<>(List.of(bytes(keys.finished(shard)), bytes(keys.deadLetters(shard))));
+    for (String id : ids) {
+      args.add(bytes(id));
+      touched.add(bytes(keys.entryPrefix(shard) + id));
+    }
+    return new ScriptCall(PURGE, touched, args);
   }
 
   static int purged(Object reply) {

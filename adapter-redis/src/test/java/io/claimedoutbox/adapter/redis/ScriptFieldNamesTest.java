@@ -60,6 +60,24 @@ class ScriptFieldNamesTest {
     assertThat(required).isEqualTo(new TreeSet<>(EntryFields.ALWAYS_PRESENT));
   }
 
+  /**
+   * Redis wants every key a script touches passed in KEYS. The writing scripts get every key from
+   * Java; only the two that read an index and then the hashes it names (the claim's peek and the
+   * dead-letter page) build entry keys from what they read, all under the shard's own hash tag.
+   */
+  @Test
+  @DisplayName("only the peek and the dead-letter page name keys from what they read; every writing script gets its keys in KEYS")
+  void onlyTheReadersNameKeysFromData() throws IOException {
+    Pattern builtKey = Pattern.compile("redis\\.call\\('[A-Za-z]+',\\s*[^,)]*\\.\\.");
+    Set<String> building = new TreeSet<>();
+    for (String script : SCRIPTS) {
+      if (builtKey.matcher(source(script)).find()) {
+        building.add(script);
+      }
+    }
+    assertThat(building).isEqualTo(Set.of("peek", "dead_letters"));
+  }
+
   private static String source(String script) throws IOException {
     String path = "/io/claimedoutbox/adapter/redis/scripts/" + script + ".lua";
     try (InputStream in = ScriptFieldNamesTest.class.getResourceAsStream(path)) {

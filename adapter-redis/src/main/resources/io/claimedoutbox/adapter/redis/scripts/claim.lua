@@ -9,18 +9,34 @@
 -- KEYS[4]  the failed set (for the counts): a claimed entry is FAILED no more
 -- KEYS[5]  the held index: a claimed entry is in neither index of waiting entries, whichever the
 --          caller found it through (a claim by key reads the key's index, not the due index)
--- ARGV[1]  entry key prefix, ARGV[2] write stamp of this call; then per candidate: id, the revision
---          it was read at, its lease end, a field count k and k field/value pairs of the claimed state
+-- KEYS[6…] each candidate's hash, in candidate order: every key the script touches is declared
+-- ARGV[1]  write stamp of this call; then per candidate: id, the revision it was read at, its lease
+--          end, a field count k and k field/value pairs of the claimed state
 -- Returns {'OK', id...} with the ids claimed, in candidate order; or, when this call ran before,
 -- {'REPEATED', HGETALL...} with the entries that call claimed and still hold its stamp.
-local prefix, stamp = ARGV[1], ARGV[2]
+local stamp = ARGV[1]
 local failed = KEYS[4]
+
+-- The candidates' hashes by id: a repeat of this call names the same candidates, so every id its
+-- record holds is among them.
+local function hashesById()
+  local hashes = {}
+  local at, candidate = 2, 6
+  while at <= #ARGV do
+    hashes[ARGV[at]] = KEYS[candidate]
+    candidate = candidate + 1
+    at = at + 4 + 2 * tonumber(ARGV[at + 3])
+  end
+  return hashes
+end
 
 if redis.call('EXISTS', KEYS[3]) == 1 then
   local reply = {'REPEATED'}
+  local hashes = hashesById()
   for _, id in ipairs(redis.call('SMEMBERS', KEYS[3])) do
-    if redis.call('HGET', prefix .. id, 'writeStamp') == stamp then
-      reply[#reply + 1] = redis.call('HGETALL', prefix .. id)
+    local key = hashes[id]
+    if key and redis.call('HGET', key, 'writeStamp') == stamp then
+      reply[#reply + 1] = redis.call('HGETALL', key)
     end
   end
   return reply
@@ -36,11 +52,12 @@ end
 
 local reply = {'OK'}
 local claimedIds, leases, wereFailed = {}, {}, {}
-local at = 3
+local at, candidate = 2, 6
 while at <= #ARGV do
   local id, expected, leaseEnd, fields = ARGV[at], ARGV[at + 1], ARGV[at + 2], tonumber(ARGV[at + 3])
   local first, last = at + 4, at + 3 + 2 * fields
-  local key = prefix .. id
+  local key = KEYS[candidate]
+  candidate = candidate + 1
   local row = redis.call('HMGET', key, 'revision', 'status')
   if row[1] == expected then
     redis.call('HSET', key, unpack(ARGV, first, last))

@@ -110,21 +110,19 @@ class RedisAdapterTest {
   @EnumSource(RedisTopology.class)
   @DisplayName("a key's backlog waits in the held index, not the due index; each finished first entry makes the next one due")
   void keyBacklogWaitsOutsideTheDueIndex(RedisTopology topology) {
-    RedisOutboxStore store = cleanStore(topology);
-    RedisKeys keys = RedisFixtures.of(topology).keys();
-    int shard = keys.shardOfOrderingKey("k");
-    List<OutboxEntry> keyed = store.appendAll(List.of(keyed(1), keyed(2), keyed(3), keyed(4)));
+    KeyBacklog backlog = keyBacklog(topology, 4);
+    RedisOutboxStore store = backlog.store();
+    List<OutboxEntry> keyed = backlog.entries();
     store.append(OutboxMessage.of("t", new byte[] {0}));
 
-    assertThat(members(topology, keys.held(shard))).as("held").containsExactlyElementsOf(ids(keyed.subList(1, 4)));
+    assertThat(backlog.held()).as("held").containsExactlyElementsOf(ids(keyed.subList(1, 4)));
     assertThat(store.countByStatus().of(EntryStatus.PENDING)).as("pending, held ones counted").isEqualTo(5);
     List<Claim> claims = store.claimDue(WORKER, 10, LEASE);
     assertThat(claims).as("the key's first and the unkeyed entry").hasSize(2);
     Claim current = claims.stream().filter(claim -> claim.entryId().equals(keyed.get(0).id())).findFirst().orElseThrow();
     for (int i = 1; i < keyed.size(); i++) {
       assertThat(store.tryMarkClaimDelivered(current, DeliveryReceipt.none()).outcome()).isEqualTo(ClaimTransitionOutcome.APPLIED);
-      assertThat(members(topology, keys.held(shard))).as("held after %d delivered", i)
-          .containsExactlyElementsOf(ids(keyed.subList(i + 1, 4)));
+      assertThat(backlog.held()).as("held after %d delivered", i).containsExactlyElementsOf(ids(keyed.subList(i + 1, 4)));
       List<Claim> next = store.claimDue(WORKER, 10, LEASE);
       assertThat(next).extracting(Claim::entryId).as("claimed after %d delivered", i).containsExactly(keyed.get(i).id());
       current = next.get(0);
@@ -135,44 +133,29 @@ class RedisAdapterTest {
   @EnumSource(RedisTopology.class)
   @DisplayName("a due index written before the held index (a key's backlog in it) is sorted out by claims, key order kept")
   void dueIndexOfAnEarlierVersionIsSortedOut(RedisTopology topology) {
-    RedisOutboxStore store = cleanStore(topology);
-    RedisTestKit fixture = RedisFixtures.of(topology);
-    RedisKeys keys = fixture.keys();
-    int shard = keys.shardOfOrderingKey("k");
-    List<OutboxEntry> keyed = store.appendAll(List.of(keyed(1), keyed(2), keyed(3)));
-    for (OutboxEntry entry : keyed.subList(1, 3)) {
-      String id = entry.id().value();
-      fixture.client().zadd(keys.due(shard), fixture.client().zscore(keys.held(shard), id), id);
-      fixture.client().zrem(keys.held(shard), id);
-    }
+    KeyBacklog backlog = keyBacklog(topology, 3);
+    backlog.asAnEarlierVersionIndexedIt();
 
-    assertThat(store.claimDue(WORKER, 10, LEASE)).extracting(Claim::entryId).containsExactly(keyed.get(0).id());
-    assertThat(members(topology, keys.held(shard))).as("held").containsExactlyElementsOf(ids(keyed.subList(1, 3)));
-    assertThat(members(topology, keys.due(shard))).as("due").isEmpty();
+    assertThat(backlog.store().claimDue(WORKER, 10, LEASE)).extracting(Claim::entryId)
+        .containsExactly(backlog.entries().get(0).id());
+    assertThat(backlog.held()).as("held").containsExactlyElementsOf(ids(backlog.entries().subList(1, 3)));
+    assertThat(backlog.due()).as("due").isEmpty();
   }
 
   @ParameterizedTest
   @EnumSource(RedisTopology.class)
   @DisplayName("one peek moves at most its limit of held-back entries, and still finds expired leases")
   void onePeekMovesAtMostItsLimit(RedisTopology topology) {
-    RedisOutboxStore store = cleanStore(topology);
-    RedisTestKit fixture = RedisFixtures.of(topology);
-    RedisKeys keys = fixture.keys();
-    int shard = keys.shardOfOrderingKey("k");
-    List<OutboxEntry> keyed = store.appendAll(List.of(keyed(1), keyed(2), keyed(3), keyed(4), keyed(5), keyed(6)));
-    Claim first = store.claimDue(WORKER, 1, LEASE).get(0);
-    for (OutboxEntry entry : keyed.subList(1, 6)) {
-      String id = entry.id().value();
-      fixture.client().zadd(keys.due(shard), fixture.client().zscore(keys.held(shard), id), id);
-      fixture.client().zrem(keys.held(shard), id);
-    }
+    KeyBacklog backlog = keyBacklog(topology, 6);
+    Claim first = backlog.store().claimDue(WORKER, 1, LEASE).get(0);
+    backlog.asAnEarlierVersionIndexedIt();
     clock.advance(LEASE);
 
-    List<PeekScript.DueCandidate> found = PeekScript.candidates(shard,
-        PeekScript.call(keys, shard, clock.instant(), 10, StoreArguments.NO_PAYLOAD_LIMIT, 2).run(fixture.client()));
+    List<PeekScript.DueCandidate> found = PeekScript.candidates(backlog.shard(), PeekScript.call(backlog.keys(),
+        backlog.shard(), clock.instant(), 10, StoreArguments.NO_PAYLOAD_LIMIT, 2).run(backlog.fixture().client()));
 
-    assertThat(members(topology, keys.held(shard))).as("moved by one peek").hasSize(2);
-    assertThat(members(topology, keys.due(shard))).as("left for the next").hasSize(3);
+    assertThat(backlog.held()).as("moved by one peek").hasSize(2);
+    assertThat(backlog.due()).as("left for the next").hasSize(3);
     assertThat(found).extracting(candidate -> candidate.entry().id()).as("the expired lease")
         .containsExactly(first.entryId());
   }
@@ -181,31 +164,60 @@ class RedisAdapterTest {
   @EnumSource(RedisTopology.class)
   @DisplayName("a dead letter requeued ahead of its key's first entry goes first; a deleted first entry makes the next one due")
   void requeueAheadAndDeleteKeepTheKeyMoving(RedisTopology topology) {
-    RedisOutboxStore store = cleanStore(topology);
-    RedisKeys keys = RedisFixtures.of(topology).keys();
-    int shard = keys.shardOfOrderingKey("k");
-    List<OutboxEntry> keyed = store.appendAll(List.of(keyed(1), keyed(2), keyed(3)));
+    KeyBacklog backlog = keyBacklog(topology, 3);
+    RedisOutboxStore store = backlog.store();
+    List<OutboxEntry> keyed = backlog.entries();
     Claim first = store.claimDue(WORKER, 10, LEASE).get(0);
     store.tryMarkClaimDeadLettered(first, new DeadLetter("poison"));
     assertThat(store.requeue(keyed.get(0).id()).outcome()).isEqualTo(RequeueResult.Outcome.REQUEUED);
 
     List<Claim> again = store.claimDue(WORKER, 10, LEASE);
     assertThat(again).extracting(Claim::entryId).as("claimed after the requeue").containsExactly(keyed.get(0).id());
-    assertThat(members(topology, keys.held(shard))).as("held").containsExactlyElementsOf(ids(keyed.subList(1, 3)));
+    assertThat(backlog.held()).as("held").containsExactlyElementsOf(ids(keyed.subList(1, 3)));
     store.tryMarkClaimDelivered(again.get(0), DeliveryReceipt.none());
-    assertThat(members(topology, keys.held(shard))).as("held after the delivery").containsExactlyElementsOf(ids(keyed.subList(2, 3)));
+    assertThat(backlog.held()).as("held after the delivery").containsExactlyElementsOf(ids(keyed.subList(2, 3)));
 
     assertThat(store.delete(keyed.get(1).id())).isTrue();
-    assertThat(members(topology, keys.held(shard))).as("held after the delete").isEmpty();
+    assertThat(backlog.held()).as("held after the delete").isEmpty();
     assertThat(store.claimDue(WORKER, 10, LEASE)).extracting(Claim::entryId).containsExactly(keyed.get(2).id());
   }
 
-  private static OutboxMessage keyed(int payload) {
-    return OutboxMessage.of("t", new byte[] {(byte) payload}).withOrderingKey("k");
+  /** A clean store holding one key's backlog, appended in one batch, and the shard its indexes are on. */
+  private record KeyBacklog(RedisOutboxStore store, RedisTestKit fixture, int shard, List<OutboxEntry> entries) {
+
+    RedisKeys keys() {
+      return fixture.keys();
+    }
+
+    List<String> held() {
+      return fixture.client().zrange(keys().held(shard), 0, -1);
+    }
+
+    List<String> due() {
+      return fixture.client().zrange(keys().due(shard), 0, -1);
+    }
+
+    /** Puts the entries behind the key's first in the due index, with their scores, as before the held index. */
+    void asAnEarlierVersionIndexedIt() {
+      for (OutboxEntry entry : entries.subList(1, entries.size())) {
+        String id = entry.id().value();
+        Double score = fixture.client().zscore(keys().held(shard), id);
+        if (score != null) {
+          fixture.client().zadd(keys().due(shard), score, id);
+          fixture.client().zrem(keys().held(shard), id);
+        }
+      }
+    }
   }
 
-  private static List<String> members(RedisTopology topology, String index) {
-    return RedisFixtures.of(topology).client().zrange(index, 0, -1);
+  private KeyBacklog keyBacklog(RedisTopology topology, int size) {
+    RedisOutboxStore store = cleanStore(topology);
+    RedisTestKit fixture = RedisFixtures.of(topology);
+    List<OutboxMessage> messages = new ArrayList<>();
+    for (int i = 1; i <= size; i++) {
+      messages.add(OutboxMessage.of("t", new byte[] {(byte) i}).withOrderingKey("k"));
+    }
+    return new KeyBacklog(store, fixture, fixture.keys().shardOfOrderingKey("k"), store.appendAll(messages));
   }
 
   private static List<String> ids(List<OutboxEntry> entries) {

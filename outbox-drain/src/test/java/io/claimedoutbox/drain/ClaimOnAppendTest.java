@@ -1,5 +1,6 @@
 package io.claimedoutbox.drain;
 
+import io.claimedoutbox.conformance.ManualScheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.claimedoutbox.conformance.ManualExecutor;

@@ -3,6 +3,7 @@ package io.claimedoutbox.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.claimedoutbox.conformance.ManualExecutor;
+import io.claimedoutbox.conformance.ManualScheduler;
 import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
 import io.claimedoutbox.domain.EntryId;
@@ -17,8 +18,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.Collectors;
 import kafka.server.BrokerServer;
 import org.apache.kafka.clients.admin.Admin;
@@ -59,7 +58,7 @@ class KafkaBrokerRestartTest {
         appendOrder.add(store.append(OutboxMessage.of("orders", ("order " + i).getBytes(StandardCharsets.UTF_8))
             .withOrderingKey("customer-" + (i % 3))).id().value());
       }
-      ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+      ManualScheduler scheduler = new ManualScheduler();
       BrokerServer broker = cluster.brokers().values().iterator().next();
       try (KafkaPublisher publisher = KafkaPublisher.builder(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap,
           ProducerConfig.MAX_BLOCK_MS_CONFIG, 2_000, ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 500))
@@ -71,14 +70,14 @@ class KafkaBrokerRestartTest {
         // every entry before the shutdown
         drain.pollOnce();
         broker.shutdown();
-        handlers.runAll();
+        runUntilQuiet(handlers, scheduler);
         assertThat(store.countByStatus().of(EntryStatus.FAILED)).as("entries whose publish failed while the broker was"
             + " down, waiting for their retry").isPositive();
         broker.startup();
         cluster.waitForReadyBrokers();
         for (int round = 0; round < 200 && !allDelivered(appendOrder); round++) {
           drain.pollOnce();
-          handlers.runAll();
+          runUntilQuiet(handlers, scheduler);
           clock.advance(Duration.ofMinutes(10));
         }
       } finally {
@@ -123,5 +122,16 @@ class KafkaBrokerRestartTest {
       consumer.poll(Duration.ofMillis(500)).forEach(received::add);
     }
     return received;
+  }
+
+  /**
+   * Runs the handlers and the drain's queued turns on this thread until none is left: a finished
+   * key's next entry is claimed through the drain's scheduler and handled in the same call.
+   */
+  private static void runUntilQuiet(ManualExecutor handlers, ManualScheduler scheduler) {
+    while (handlers.queued() > 0 || scheduler.hasQueued()) {
+      handlers.runAll();
+      scheduler.runQueued();
+    }
   }
 }

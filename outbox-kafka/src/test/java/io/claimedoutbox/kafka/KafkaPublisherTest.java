@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.claimedoutbox.conformance.ManualExecutor;
+import io.claimedoutbox.conformance.ManualScheduler;
 import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
 import io.claimedoutbox.domain.EntryStatus;
@@ -20,8 +21,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -76,12 +75,12 @@ class KafkaPublisherTest {
       appended.add(store.append(OutboxMessage.of(topic, ("order " + i).getBytes(StandardCharsets.UTF_8))
           .withHeader("content-type", "text/plain").withOrderingKey("customer-" + (i % 3))));
     }
-    ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+    ManualScheduler scheduler = new ManualScheduler();
     try (KafkaPublisher publisher = KafkaPublisher.builder(bootstrap()).build()) {
       OutboxDrain drain = OutboxDrain.builder(store, publisher).workerId(WorkerId.of("kafka"))
           .lease(Duration.ofSeconds(30)).clock(clock).executors(handlers, scheduler).build();
       for (int round = 0; round < 10 && drain.pollOnce() > 0; round++) {
-        handlers.runAll();
+        runUntilQuiet(handlers, scheduler);
       }
     } finally {
       scheduler.shutdownNow();
@@ -131,5 +130,16 @@ class KafkaPublisherTest {
       }
     }
     return received;
+  }
+
+  /**
+   * Runs the handlers and the drain's queued turns on this thread until none is left: a finished
+   * key's next entry is claimed through the drain's scheduler and handled in the same call.
+   */
+  private static void runUntilQuiet(ManualExecutor handlers, ManualScheduler scheduler) {
+    while (handlers.queued() > 0 || scheduler.hasQueued()) {
+      handlers.runAll();
+      scheduler.runQueued();
+    }
   }
 }

@@ -8,6 +8,7 @@ import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.GetResponse;
 import io.claimedoutbox.conformance.FaultProxy;
 import io.claimedoutbox.conformance.ManualExecutor;
+import io.claimedoutbox.conformance.ManualScheduler;
 import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.conformance.reference.InMemoryOutboxStore;
 import io.claimedoutbox.domain.EntryId;
@@ -25,8 +26,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.stream.Collectors;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -41,7 +40,7 @@ class RabbitMqPublisherTest {
   private final MutableClock clock = new MutableClock(Instant.parse("2030-01-01T00:00:00Z"));
   private final InMemoryOutboxStore store = new InMemoryOutboxStore(clock, TransitionWriteHook.NONE);
   private final ManualExecutor handlers = new ManualExecutor();
-  private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+  private final ManualScheduler scheduler = new ManualScheduler();
   private final String exchange = "outbox-test-" + UUID.randomUUID();
   private Connection admin;
   private Channel adminChannel;
@@ -89,6 +88,17 @@ class RabbitMqPublisherTest {
         .clock(clock).executors(handlers, scheduler).build();
   }
 
+  /**
+   * Runs the handlers and the drain's queued turns on this thread until none is left: a finished
+   * key's next entry is claimed through the drain's scheduler and handled in the same call.
+   */
+  private void runUntilQuiet() {
+    while (handlers.queued() > 0 || scheduler.hasQueued()) {
+      handlers.runAll();
+      scheduler.runQueued();
+    }
+  }
+
   private List<GetResponse> consumeAll() throws Exception {
     List<GetResponse> received = new ArrayList<>();
     GetResponse next;
@@ -110,7 +120,7 @@ class RabbitMqPublisherTest {
     try (RabbitMqPublisher publisher = RabbitMqPublisher.builder(broker()).exchange(exchange).build()) {
       OutboxDrain drain = drain(publisher);
       for (int round = 0; round < 10 && drain.pollOnce() > 0; round++) {
-        handlers.runAll();
+        runUntilQuiet();
       }
     }
 
@@ -136,7 +146,7 @@ class RabbitMqPublisherTest {
     OutboxEntry entry = store.append(OutboxMessage.of("nobody.listens", new byte[] {1}));
     try (RabbitMqPublisher publisher = RabbitMqPublisher.builder(broker()).exchange(exchange).build()) {
       drain(publisher).pollOnce();
-      handlers.runAll();
+      runUntilQuiet();
     }
 
     OutboxEntry stored = store.find(entry.id()).orElseThrow();
@@ -156,12 +166,12 @@ class RabbitMqPublisherTest {
       OutboxDrain drain = drain(publisher);
       appendKeyed(0, 15, appendOrder);
       drain.pollOnce();
-      handlers.runAll();
+      runUntilQuiet();
       proxy.cutAllConnections();
       appendKeyed(15, 30, appendOrder);
       for (int round = 0; round < 60 && !allDelivered(appendOrder); round++) {
         drain.pollOnce();
-        handlers.runAll();
+        runUntilQuiet();
         clock.advance(Duration.ofMinutes(10));
       }
     }

@@ -1,4 +1,4 @@
-package io.claimedoutbox.drain;
+package io.claimedoutbox.conformance;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -12,17 +12,18 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A scheduler for tests of the poll loop: tasks to run now wait in a queue, delayed tasks in a list
- * with the delay they asked for, and the test runs them on its own thread. Nothing runs by itself,
- * so no test sleeps. Periodic tasks (lease renewal) are recorded and never run.
+ * A scheduler for tests of a drain: tasks to run now wait in a queue, delayed tasks in a list with
+ * the delay they asked for, and the test runs them on its own thread. Nothing runs by itself, so no
+ * test sleeps and nothing races the test (a drain hands finished keys on through its scheduler).
+ * Periodic tasks (lease renewal) are recorded and never run. Not thread-safe: one test thread.
  */
-final class ManualScheduler extends AbstractExecutorService implements ScheduledExecutorService {
+public final class ManualScheduler extends AbstractExecutorService implements ScheduledExecutorService {
 
   private final Queue<Runnable> now = new ArrayDeque<>();
   private final List<Delayed> delayed = new ArrayList<>();
 
   /** Runs the tasks queued to run now, and those they queue, until none is left. */
-  void runQueued() {
+  public void runQueued() {
     Runnable next;
     while ((next = now.poll()) != null) {
       next.run();
@@ -30,17 +31,17 @@ final class ManualScheduler extends AbstractExecutorService implements Scheduled
   }
 
   /** @return whether tasks wait to run now */
-  boolean hasQueued() {
+  public boolean hasQueued() {
     return !now.isEmpty();
   }
 
   /** @return the delays of the delayed tasks not yet run or cancelled */
-  List<Duration> pendingDelays() {
+  public List<Duration> pendingDelays() {
     return delayed.stream().filter(task -> !task.isDone()).map(task -> task.delay).toList();
   }
 
   /** Runs every pending delayed task once (as if their time had come), then what they queue. */
-  void runDelayed() {
+  public void runDelayed() {
     List<Delayed> due = delayed.stream().filter(task -> !task.isDone()).toList();
     delayed.clear();
     due.forEach(Delayed::fire);

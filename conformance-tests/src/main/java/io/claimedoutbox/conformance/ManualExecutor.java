@@ -3,15 +3,13 @@ package io.claimedoutbox.conformance;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.Queue;
-import java.util.concurrent.AbstractExecutorService;
-import java.util.concurrent.TimeUnit;
 
 /**
  * An executor for tests of code that hands work to an executor (a drain's handlers): it holds
  * submitted tasks until the test runs them, on the test's own thread, in order, so no test waits or
  * sleeps for background work.
  */
-public final class ManualExecutor extends AbstractExecutorService {
+public final class ManualExecutor extends HandDrivenExecutor {
 
   private final Queue<Runnable> queued = new ArrayDeque<>();
 
@@ -34,25 +32,7 @@ public final class ManualExecutor extends AbstractExecutorService {
   }
 
   @Override
-  public void shutdown() {}
-
-  @Override
   public List<Runnable> shutdownNow() {
     return List.copyOf(queued);
-  }
-
-  @Override
-  public boolean isShutdown() {
-    return false;
-  }
-
-  @Override
-  public boolean isTerminated() {
-    return false;
-  }
-
-  @Override
-  public boolean awaitTermination(long timeout, TimeUnit unit) {
-    return true;
   }
 }

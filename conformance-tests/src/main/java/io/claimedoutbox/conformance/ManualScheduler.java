@@ -5,7 +5,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
-import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -17,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * test sleeps and nothing races the test (a drain hands finished keys on through its scheduler).
  * Periodic tasks (lease renewal) are recorded and never run. Not thread-safe: one test thread.
  */
-public final class ManualScheduler extends AbstractExecutorService implements ScheduledExecutorService {
+public final class ManualScheduler extends HandDrivenExecutor implements ScheduledExecutorService {
 
   private final Queue<Runnable> now = new ArrayDeque<>();
   private final List<Delayed> delayed = new ArrayList<>();
@@ -76,26 +75,8 @@ public final class ManualScheduler extends AbstractExecutorService implements Sc
   }
 
   @Override
-  public void shutdown() {}
-
-  @Override
   public List<Runnable> shutdownNow() {
     return List.of();
-  }
-
-  @Override
-  public boolean isShutdown() {
-    return false;
-  }
-
-  @Override
-  public boolean isTerminated() {
-    return false;
-  }
-
-  @Override
-  public boolean awaitTermination(long timeout, TimeUnit unit) {
-    return true;
   }
 
   /** One delayed task; cancelling it before it fires keeps it from ever running. */

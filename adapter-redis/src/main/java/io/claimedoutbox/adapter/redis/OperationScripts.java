@@ -3,23 +3,20 @@ package io.claimedoutbox.adapter.redis;
 import static io.claimedoutbox.adapter.redis.ScriptCall.bytes;
 import static io.claimedoutbox.adapter.redis.ScriptCall.text;
 
-import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.port.spi.EntryFields;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
  * The operator's scripts, one shard per call: {@code stats.lua} (counts and oldest due times),
- * {@code dead_letters.lua} (a page of dead letters), {@code requeue.lua} and {@code purge.lua}.
+ * {@code requeue.lua} and {@code purge.lua}; a page of dead letters is read with {@link ReadScript}.
  */
 final class OperationScripts {
 
   private static final LuaScript STATS = LuaScript.load("stats");
-  private static final LuaScript DEAD_LETTERS = LuaScript.load("dead_letters");
   private static final LuaScript REQUEUE = LuaScript.load("requeue");
   private static final LuaScript PURGE = LuaScript.load("purge");
 
@@ -28,9 +25,6 @@ final class OperationScripts {
   /** One shard's counts and the due times at the head of its due and in-flight indexes. */
   record ShardStats(long due, long failed, long inFlight, long finished, long deadLetters,
       Optional<Long> oldestDue, Optional<Long> earliestLeaseEnd) {}
-
-  /** One shard's page of dead letters, and the last id it read ({@code ""} once the index is exhausted). */
-  record DeadLetterPage(List<OutboxEntry> letters, String lastRead) {}
 
   static ScriptCall stats(RedisKeys keys, int shard) {
     return new ScriptCall(STATS, List.of(bytes(keys.due(shard)), bytes(keys.inflight(shard)),
@@ -47,21 +41,6 @@ final class OperationScripts {
   private static Optional<Long> score(Object value) {
     String score = text(value);
     return score.isEmpty() ? Optional.empty() : Optional.of((long) Double.parseDouble(score));
-  }
-
-  static ScriptCall deadLetters(RedisKeys keys, int shard, String after, String topic, int limit) {
-    return new ScriptCall(DEAD_LETTERS, List.of(bytes(keys.deadLetters(shard))), List.of(
-        bytes(keys.entryPrefix(shard)), bytes(after), bytes(topic), bytes(Integer.toString(limit))));
-  }
-
-  static DeadLetterPage deadLetters(Object reply) {
-    List<?> body = ScriptCall.body(reply, "list dead letters");
-    List<OutboxEntry> letters = new ArrayList<>();
-    for (Object row : body.subList(1, body.size())) {
-      Map<String, byte[]> hash = RedisEntryCodec.hash((List<?>) row, 0);
-      letters.add(EntryFields.decode(EntryId.of(text(hash.getOrDefault(EntryFields.ID, new byte[0]))), hash));
-    }
-    return new DeadLetterPage(letters, text(body.get(0)));
   }
 
   static ScriptCall requeue(RedisKeys keys, int shard, OutboxEntry read, OutboxEntry requeued) {
@@ -86,7 +65,7 @@ final class OperationScripts {
     List<byte[]> touched = new ArrayList<>(List.of(bytes(keys.finished(shard)), bytes(keys.deadLetters(shard))));
     for (String id : ids) {
       args.add(bytes(id));
-      touched.add(bytes(keys.entryPrefix(shard) + id));
+      touched.add(bytes(keys.entry(shard, id)));
     }
     return new ScriptCall(PURGE, touched, args);
   }

@@ -3,7 +3,9 @@ package io.claimedoutbox.adapter.redis;
 import static io.claimedoutbox.adapter.redis.ScriptCall.bytes;
 import static io.claimedoutbox.adapter.redis.ScriptCall.text;
 
-import io.claimedoutbox.adapter.redis.PeekScript.DueCandidate;
+import io.claimedoutbox.adapter.redis.DuePeek.DueCandidate;
+import io.claimedoutbox.adapter.redis.DuePeek.DueId;
+import io.claimedoutbox.adapter.redis.ReadScript.Found;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
@@ -11,6 +13,7 @@ import io.claimedoutbox.domain.PayloadBudget;
 import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.spi.ClaimStorage;
 import io.claimedoutbox.port.spi.ClaimWrite;
+import io.claimedoutbox.port.spi.EntryFields;
 import io.claimedoutbox.port.spi.WriteAnswer;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,7 +31,7 @@ import redis.clients.jedis.params.ZAddParams;
 
 /**
  * Redis' claim primitives for the {@link io.claimedoutbox.port.spi.ClaimKernel}: the candidates are
- * read by {@code peek.lua} on every shard (the oldest due of each, decoded, so a damaged entry fails
+ * read on every shard ({@link DuePeek}: the oldest due of each, decoded, so a damaged entry fails
  * the claim before anything is written) and merged; the claims are written by {@code claim.lua}, one
  * call per shard holding some of them, each a compare-and-set on the revision read. No unit is a
  * transaction: every script is atomic on its shard, and a claim that lost its candidate simply
@@ -75,10 +78,41 @@ final class RedisClaimStorage implements ClaimStorage {
     return true;
   }
 
-  /** The oldest due entries of one shard, each decoded: a damaged one throws before anything is written. */
+  /**
+   * The oldest due entries of one shard, each decoded: a damaged one throws before anything is
+   * written. Two round trips: the due ids of both indexes, then their hashes within the payload
+   * limit. An index member whose hash is gone (an entry deleted between the two) is passed over and
+   * taken out of the indexes.
+   */
   List<DueCandidate> peek(int shard, Instant now, int maxEntries, long maxPayloadBytes) {
-    ScriptCall peek = PeekScript.call(keys, shard, now, maxEntries, maxPayloadBytes);
-    return PeekScript.candidates(shard, calls.safely("peek shard " + shard, () -> peek.run(redis)));
+    String what = "peek shard " + shard;
+    ScriptCall dueIds = DuePeek.dueIds(keys, shard, now, maxEntries);
+    List<DueId> due = DuePeek.oldestDue(calls.safely(what, () -> dueIds.run(redis)), shard, maxEntries);
+    if (due.isEmpty()) {
+      return List.of();
+    }
+    List<String> ids = due.stream().map(DueId::id).toList();
+    ScriptCall read = ReadScript.call(keys, shard, ids, maxPayloadBytes, ReadScript.ANY_TOPIC);
+    List<Found> found = ReadScript.found(calls.safely(what, () -> read.run(redis)), ids, what);
+    List<DueCandidate> candidates = new ArrayList<>(found.size());
+    List<String> gone = new ArrayList<>();
+    for (int i = 0; i < found.size(); i++) {
+      Found entry = found.get(i);
+      if (entry.hash().isEmpty()) {
+        gone.add(entry.id());
+      } else {
+        EntryId id = EntryId.of(entry.id());
+        candidates.add(new DueCandidate(shard, EntryFields.decode(id, entry.hash().get()), due.get(i).due()));
+      }
+    }
+    if (!gone.isEmpty()) {
+      String[] members = gone.toArray(String[]::new);
+      calls.safely("drop deleted entries from the indexes of shard " + shard, () -> {
+        redis.zrem(keys.due(shard), members);
+        return redis.zrem(keys.inflight(shard), members);
+      });
+    }
+    return candidates;
   }
 
   /**

@@ -94,7 +94,16 @@ public final class RedisKeys {
    * @return the key of the entry's hash
    */
   public String entry(int shard, EntryId id) {
-    return entryPrefix(shard) + id.value();
+    return entry(shard, id.value());
+  }
+
+  /**
+   * @param shard the shard the id names
+   * @param id an entry's id as an index holds it
+   * @return the key of the entry's hash
+   */
+  public String entry(int shard, String id) {
+    return entryPrefix(shard) + id;
   }
 
   /**

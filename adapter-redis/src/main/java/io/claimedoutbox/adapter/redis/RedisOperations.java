@@ -1,7 +1,7 @@
 package io.claimedoutbox.adapter.redis;
 
-import io.claimedoutbox.adapter.redis.OperationScripts.DeadLetterPage;
 import io.claimedoutbox.adapter.redis.OperationScripts.ShardStats;
+import io.claimedoutbox.adapter.redis.ReadScript.Found;
 import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
@@ -9,6 +9,7 @@ import io.claimedoutbox.domain.WriteStamp;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StatusCounts;
+import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.spi.EntryFields;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -33,6 +34,9 @@ import redis.clients.jedis.resps.Tuple;
  * consistent read. Methods throw Jedis' exceptions; the store turns them into its own.
  */
 final class RedisOperations {
+
+  /** Dead-letter ids read per call: a topic filter over many other topics' letters never blocks the server long. */
+  private static final int DEAD_LETTER_PAGE = 100;
 
   private final UnifiedJedis redis;
   private final RedisKeys keys;
@@ -77,22 +81,39 @@ final class RedisOperations {
 
   /** Each shard's first matching dead letters, merged by id: a shard is read until it has a page or is exhausted. */
   List<OutboxEntry> deadLetters(DeadLetterQuery query) {
-    String start = query.after().map(EntryId::value).orElse("");
-    String topic = query.topic().orElse("");
+    String topic = query.topic().orElse(ReadScript.ANY_TOPIC);
     List<OutboxEntry> merged = new ArrayList<>();
     for (int shard = 0; shard < keys.shards(); shard++) {
-      List<OutboxEntry> ofShard = new ArrayList<>();
-      String after = start;
-      do {
-        DeadLetterPage page = OperationScripts.deadLetters(
-            OperationScripts.deadLetters(keys, shard, after, topic, query.limit() - ofShard.size()).run(redis));
-        ofShard.addAll(page.letters());
-        after = page.lastRead();
-      } while (!after.isEmpty() && ofShard.size() < query.limit());
-      merged.addAll(ofShard);
+      merged.addAll(deadLettersOfShard(shard, query.after(), topic, query.limit()));
     }
     merged.sort(Comparator.comparing(OutboxEntry::id));
     return merged.subList(0, Math.min(query.limit(), merged.size()));
+  }
+
+  /**
+   * One shard's first dead letters after an id, read a page of the dead-letter index (ordered by id)
+   * at a time, then the page's hashes with the topic filter. Not one atomic read: an entry requeued
+   * or deleted between the two is passed over.
+   */
+  private List<OutboxEntry> deadLettersOfShard(int shard, Optional<EntryId> after, String topic, int limit) {
+    List<OutboxEntry> letters = new ArrayList<>();
+    String from = after.map(id -> "(" + id.value()).orElse("-");
+    while (letters.size() < limit) {
+      List<String> ids = redis.zrangeByLex(keys.deadLetters(shard), from, "+", 0, DEAD_LETTER_PAGE);
+      if (ids.isEmpty()) {
+        break;
+      }
+      String what = "list the dead letters of shard " + shard;
+      for (Found found : ReadScript.found(
+          ReadScript.call(keys, shard, ids, StoreArguments.NO_PAYLOAD_LIMIT, topic).run(redis), ids, what)) {
+        Optional<OutboxEntry> entry = found.hash().map(hash -> EntryFields.decode(EntryId.of(found.id()), hash));
+        if (entry.isPresent() && entry.get().status() == EntryStatus.DEAD_LETTERED && letters.size() < limit) {
+          letters.add(entry.get());
+        }
+      }
+      from = "(" + ids.get(ids.size() - 1);
+    }
+    return letters;
   }
 
   RequeueResult requeue(EntryId id) {

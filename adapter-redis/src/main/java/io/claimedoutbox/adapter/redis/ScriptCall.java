@@ -9,7 +9,7 @@ import redis.clients.jedis.UnifiedJedis;
 
 /**
  * One prepared run of a Lua script: the script, and its keys and arguments in the layout the
- * script's header documents. The typed script classes ({@link AppendScript}, {@link PeekScript},
+ * script's header documents. The typed script classes ({@link AppendScript}, {@link DuePeek}, {@link ReadScript},
  * {@link ClaimScript}, {@link ConditionalWriteScript}, {@link DeleteScript}) build these and read the
  * replies; the store only decides where and how often to run them.
  *

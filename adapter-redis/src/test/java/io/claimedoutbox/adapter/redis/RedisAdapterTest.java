@@ -18,6 +18,7 @@ import io.claimedoutbox.domain.WriteStamp;
 import java.util.Set;
 import java.util.ArrayList;
 import io.claimedoutbox.port.spi.ClaimWrite;
+import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StoreArguments;
 import io.claimedoutbox.port.UndecodableEntryException;
@@ -144,20 +145,22 @@ class RedisAdapterTest {
 
   @ParameterizedTest
   @EnumSource(RedisTopology.class)
-  @DisplayName("one peek moves at most its limit of held-back entries, and still finds expired leases")
-  void onePeekMovesAtMostItsLimit(RedisTopology topology) {
+  @DisplayName("a claim moves the held-back entries it read out of an earlier version's due index; the next finds the expired lease behind them")
+  void claimsSortOutAnEarlierIndexBeforeAnExpiredLease(RedisTopology topology) {
     KeyBacklog backlog = keyBacklog(topology, 6);
     Claim first = backlog.store().claimDue(WORKER, 1, LEASE).get(0);
     backlog.asAnEarlierVersionIndexedIt();
     clock.advance(LEASE);
+    WorkerId other = WorkerId.of("other");
 
-    List<PeekScript.DueCandidate> found = PeekScript.candidates(backlog.shard(), PeekScript.call(backlog.keys(),
-        backlog.shard(), clock.instant(), 10, StoreArguments.NO_PAYLOAD_LIMIT, 2).run(backlog.fixture().client()));
+    assertThat(backlog.store().claimDue(other, 3, LEASE)).as("a claim of three held-back entries").isEmpty();
+    assertThat(backlog.held()).as("moved by it").containsExactlyElementsOf(ids(backlog.entries().subList(1, 4)));
+    assertThat(backlog.due()).as("left for the next").containsExactlyElementsOf(ids(backlog.entries().subList(4, 6)));
 
-    assertThat(backlog.held()).as("moved by one peek").hasSize(2);
-    assertThat(backlog.due()).as("left for the next").hasSize(3);
-    assertThat(found).extracting(candidate -> candidate.entry().id()).as("the expired lease")
+    assertThat(backlog.store().claimDue(other, 3, LEASE)).extracting(Claim::entryId).as("the expired lease")
         .containsExactly(first.entryId());
+    assertThat(backlog.held()).as("held").containsExactlyElementsOf(ids(backlog.entries().subList(1, 6)));
+    assertThat(backlog.due()).as("due").isEmpty();
   }
 
   @ParameterizedTest
@@ -170,6 +173,8 @@ class RedisAdapterTest {
     Claim first = store.claimDue(WORKER, 10, LEASE).get(0);
     store.tryMarkClaimDeadLettered(first, new DeadLetter("poison"));
     assertThat(store.requeue(keyed.get(0).id()).outcome()).isEqualTo(RequeueResult.Outcome.REQUEUED);
+    assertThat(backlog.due()).as("due after the requeue").containsExactly(keyed.get(0).id().value());
+    assertThat(backlog.held()).as("held after the requeue").containsExactlyElementsOf(ids(keyed.subList(1, 3)));
 
     List<Claim> again = store.claimDue(WORKER, 10, LEASE);
     assertThat(again).extracting(Claim::entryId).as("claimed after the requeue").containsExactly(keyed.get(0).id());
@@ -180,6 +185,30 @@ class RedisAdapterTest {
     assertThat(store.delete(keyed.get(1).id())).isTrue();
     assertThat(backlog.held()).as("held after the delete").isEmpty();
     assertThat(store.claimDue(WORKER, 10, LEASE)).extracting(Claim::entryId).containsExactly(keyed.get(2).id());
+  }
+
+  @ParameterizedTest
+  @EnumSource(RedisTopology.class)
+  @DisplayName("a dead-letter page by topic reads on past index pages of other topics, and passes over a requeued letter")
+  void deadLetterPageReadsPastOtherTopics(RedisTopology topology) {
+    RedisOutboxStore store = cleanStore(topology);
+    List<OutboxMessage> messages = new ArrayList<>();
+    for (int i = 0; i < 250; i++) {
+      messages.add(OutboxMessage.of(i % 50 == 49 ? "wanted" : "other", new byte[] {(byte) i}));
+    }
+    List<EntryId> appended = store.appendAll(messages).stream().map(OutboxEntry::id).toList();
+    for (Claim claim : store.claimDue(WORKER, 250, LEASE)) {
+      store.tryMarkClaimDeadLettered(claim, new DeadLetter("poison"));
+    }
+    List<EntryId> wanted = List.of(appended.get(49), appended.get(99), appended.get(149), appended.get(199),
+        appended.get(249)).stream().sorted().toList();
+    store.requeue(wanted.get(1));
+
+    assertThat(store.deadLetters(DeadLetterQuery.firstPage(3).topic("wanted"))).extracting(OutboxEntry::id)
+        .containsExactly(wanted.get(0), wanted.get(2), wanted.get(3));
+    assertThat(store.deadLetters(DeadLetterQuery.firstPage(10).topic("wanted").after(wanted.get(3))))
+        .extracting(OutboxEntry::id).containsExactly(wanted.get(4));
+    assertThat(store.deadLetters(DeadLetterQuery.firstPage(300))).as("every topic").hasSize(249);
   }
 
   /** A clean store holding one key's backlog, appended in one batch, and the shard its indexes are on. */
@@ -242,7 +271,7 @@ class RedisAdapterTest {
 
     for (int shard = 0; shard < shards; shard++) {
       List<ClaimWrite> writes = new ArrayList<>();
-      for (PeekScript.DueCandidate candidate : claims.peek(shard, clock.instant(), 3, StoreArguments.NO_PAYLOAD_LIMIT)
+      for (DuePeek.DueCandidate candidate : claims.peek(shard, clock.instant(), 3, StoreArguments.NO_PAYLOAD_LIMIT)
           .subList(0, 3)) {
         writes.add(new ClaimWrite(candidate.entry(), candidate.entry().claimedBy(WORKER, clock.instant(), LEASE, call)));
       }

@@ -18,14 +18,14 @@ import org.junit.jupiter.api.Test;
 /**
  * A Lua script that misspells a field fails only at run time, so this test reads every script and
  * checks each field name it uses — every quoted lower-camel-case word; commands, statuses and
- * outcomes are upper case — against the one field table the Java codec uses. The index keys a script
- * names from its due key's hash tag ({@code tag .. 'failed'}) are checked against {@link RedisKeys}.
+ * outcomes are upper case — against the one field table the Java codec uses, and the index key suffixes
+ * of {@link RedisKeys}.
  */
 @DisplayName("Redis adapter: every field a Lua script reads or writes is in EntryFields")
 class ScriptFieldNamesTest {
 
-  private static final List<String> SCRIPTS = List.of("append", "peek", "claim", "write", "delete", "stats",
-      "dead_letters", "requeue", "purge");
+  private static final List<String> SCRIPTS = List.of("append", "due_ids", "read", "claim", "write", "delete",
+      "stats", "requeue", "purge");
   private static final Pattern QUOTED_FIELD = Pattern.compile("'([a-z][A-Za-z]*)'");
 
   @Test
@@ -61,21 +61,26 @@ class ScriptFieldNamesTest {
   }
 
   /**
-   * Redis wants every key a script touches passed in KEYS. The writing scripts get every key from
-   * Java; only the two that read an index and then the hashes it names (the claim's peek and the
-   * dead-letter page) build entry keys from what they read, all under the shard's own hash tag.
+   * Redis wants every key a script touches passed in KEYS: no script builds a key name, neither from
+   * what it read (an index member) nor from another key's hash tag. Checked as the two ways a Lua
+   * script could: a concatenation inside a call's key argument, or a local made by string functions.
    */
   @Test
-  @DisplayName("only the peek and the dead-letter page name keys from what they read; every writing script gets its keys in KEYS")
-  void onlyTheReadersNameKeysFromData() throws IOException {
+  @DisplayName("no script names a key itself; every key comes in KEYS")
+  void everyKeyComesInKeys() throws IOException {
     Pattern builtKey = Pattern.compile("redis\\.call\\('[A-Za-z]+',\\s*[^,)]*\\.\\.");
+    Pattern derived = Pattern.compile("string\\.(gsub|sub|format)\\(\\s*KEYS");
     Set<String> building = new TreeSet<>();
     for (String script : SCRIPTS) {
-      if (builtKey.matcher(source(script)).find()) {
+      String source = source(script);
+      if (builtKey.matcher(source).find() || derived.matcher(source).find()) {
         building.add(script);
       }
     }
-    assertThat(building).isEqualTo(Set.of("peek", "dead_letters"));
+    assertThat(building).isEmpty();
+    assertThat(builtKey.matcher("redis.call('HGET', ARGV[3] .. id, 'topic')").find()).as("the pattern finds a built key")
+        .isTrue();
+    assertThat(derived.matcher("local tag = (string.gsub(KEYS[1], 'due$', ''))").find()).as("and a derived one").isTrue();
   }
 
   private static String source(String script) throws IOException {

@@ -48,9 +48,9 @@ import redis.clients.jedis.UnifiedJedis;
  * <p><b>Round trips.</b> A transition: 1 when it is applied, 2 when it is not (the write that did
  * not match, then the read the outcome is decided from); a batch of transitions
  * ({@link #tryTransitionAll}): 1 per shard holding some of its entries, plus a read per entry not
- * written. A claim batch: one peek per shard (its oldest due entries, read and decoded, so a damaged
- * row fails the batch before anything is written) plus one claim script per shard that holds some of
- * the oldest N: 2 on a standalone Redis. {@code find} is one {@code HGETALL}; {@code delete} one
+ * written. A claim batch: a look at each shard in two scripts (the due ids, then their hashes, read
+ * and decoded, so a damaged row fails the batch before anything is written) plus one claim script per
+ * shard that holds some of the oldest N: 3 on a standalone Redis. {@code find} is one {@code HGETALL}; {@code delete} one
  * script; an append batch one script.
  *
  * <p><b>Redis Cluster.</b> Keys are spread over {@code shards} hash tags ({@link RedisKeys}); a
@@ -60,8 +60,9 @@ import redis.clients.jedis.UnifiedJedis;
  * shard (atomic per shard).
  *
  * <p><b>Ordering keys.</b> Each shard keeps, per ordering key, an index of the key's unfinished
- * entries by append time; the peek passes over an entry that is not first in its key's index, and
- * a delivery or dead letter takes the entry out of it. Blind client retries (JedisCluster retries
+ * entries by append time; only a key's first unfinished entry waits in the due index (the others in
+ * the held index), the claim script claims a keyed entry only while it is first in its key's index,
+ * and a delivery or dead letter takes the entry out of it and makes the next one due. Blind client retries (JedisCluster retries
  * on connection errors) are harmless: a transition's write repeated compares a revision its first
  * run moved on and writes nothing more, and the kernel's read finds its stamp ({@code APPLIED}); a
  * claim repeated with the same call stamp returns the same claims.

@@ -57,7 +57,7 @@ import org.springframework.context.annotation.Import;
 @Import({JpaBackendConfiguration.class, RedisBackendConfiguration.class, MongoBackendConfiguration.class,
     JdbcBackendConfiguration.class,
     ClaimedOutboxAutoConfiguration.Tracing.class, ClaimedOutboxAutoConfiguration.HealthConfiguration.class,
-    JacksonPayloadConfiguration.class})
+    JacksonPayloadConfiguration.class, PublisherConfiguration.class})
 public class ClaimedOutboxAutoConfiguration {
 
   /**

@@ -26,7 +26,7 @@ class DependencyDirectionTest {
         "io.claimedoutbox.conformance", "io.claimedoutbox.adapter.jpa", "io.claimedoutbox.adapter.mongodb",
         "io.claimedoutbox.adapter.redis", "io.claimedoutbox.drain", "io.claimedoutbox.micrometer",
         "io.claimedoutbox.jackson", "io.claimedoutbox.rabbitmq", "io.claimedoutbox.kafka",
-        "io.claimedoutbox.tracing", "io.claimedoutbox.spring"}) {
+        "io.claimedoutbox.tracing", "io.claimedoutbox.spring", "io.claimedoutbox.modulith"}) {
       assertThat(PRODUCTION.stream().anyMatch(type -> type.getPackageName().startsWith(pkg)))
           .as("classes imported from %s", pkg)
           .isTrue();
@@ -65,15 +65,15 @@ class DependencyDirectionTest {
     noClasses().that().resideInAnyPackage("io.claimedoutbox.domain..", "io.claimedoutbox.port..",
             "io.claimedoutbox.conformance..", "io.claimedoutbox.drain..", "io.claimedoutbox.micrometer..",
             "io.claimedoutbox.jackson..", "io.claimedoutbox.rabbitmq..", "io.claimedoutbox.kafka..",
-            "io.claimedoutbox.tracing..")
+            "io.claimedoutbox.tracing..", "io.claimedoutbox.modulith..")
         .should().dependOnClassesThat().resideInAPackage("io.claimedoutbox.adapter..")
         .check(PRODUCTION);
   }
 
   @Test
-  @DisplayName("the Spring Boot starter is a composition root: it sees the modules, no module sees it")
+  @DisplayName("the Spring Boot starter is a composition root: it sees the modules, no module sees it but the Modulith integration built on it")
   void nothingDependsOnTheStarter() {
-    noClasses().that().resideOutsideOfPackage("io.claimedoutbox.spring..")
+    noClasses().that().resideOutsideOfPackages("io.claimedoutbox.spring..", "io.claimedoutbox.modulith..")
         .should().dependOnClassesThat().resideInAPackage("io.claimedoutbox.spring..")
         .check(PRODUCTION);
   }

@@ -12,6 +12,7 @@ import io.claimedoutbox.micrometer.OutboxMeterNames;
 import io.claimedoutbox.micrometer.OutboxStoreMeters;
 import io.claimedoutbox.micrometer.OutboxStoreObservations;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
+import io.claimedoutbox.port.payload.PayloadCodec;
 import io.claimedoutbox.tracing.TracedHandler;
 import io.claimedoutbox.tracing.TracedMessages;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -165,6 +166,19 @@ public class ClaimedOutboxAutoConfiguration {
     ClaimedOutboxProperties.Retention settings = properties.getRetention();
     return new OutboxRetentionLifecycle(OutboxRetention.builder(store).keepFinishedFor(settings.getKeepFinishedFor())
         .batchSize(settings.getBatchSize()).every(settings.getEvery()).build());
+  }
+
+  /**
+   * Appends published events whose type carries {@link OutboxEvent}, in the publisher's transaction.
+   *
+   * @param store the store
+   * @param codec the payload codec the events are written with
+   * @return the listener
+   */
+  @Bean
+  @ConditionalOnProperty(name = "claimed-outbox.events.enabled", matchIfMissing = true)
+  OutboxEventBridge claimedOutboxEventBridge(ClaimedOutboxStore store, ObjectProvider<PayloadCodec> codec) {
+    return new OutboxEventBridge(store, codec);
   }
 
   private static String defaultWorkerId() {

@@ -1,0 +1,77 @@
+package io.claimedoutbox.spring;
+
+import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.port.OutboxStore;
+import io.claimedoutbox.port.payload.PayloadCodec;
+import io.claimedoutbox.port.payload.TypedMessages;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.PayloadApplicationEvent;
+import org.springframework.context.event.GenericApplicationListener;
+import org.springframework.core.ResolvableType;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.expression.Expression;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+
+/**
+ * Appends every published event whose type carries {@link OutboxEvent}, on the publishing thread,
+ * so the append joins the publisher's transaction. A failed append fails the publish (and so, in a
+ * transaction, the transaction): an event is never lost quietly.
+ */
+final class OutboxEventBridge implements GenericApplicationListener {
+
+  private final OutboxStore store;
+  private final ObjectProvider<PayloadCodec> codec;
+  private final SpelExpressionParser parser = new SpelExpressionParser();
+  private final ConcurrentMap<Class<?>, Optional<Route>> routes = new ConcurrentHashMap<>();
+
+  OutboxEventBridge(OutboxStore store, ObjectProvider<PayloadCodec> codec) {
+    this.store = store;
+    this.codec = codec;
+  }
+
+  /** Where events of one type go. */
+  private record Route(String topic, Optional<Expression> orderingKey) {}
+
+  @Override
+  public boolean supportsEventType(ResolvableType eventType) {
+    return true;
+  }
+
+  @Override
+  public void onApplicationEvent(ApplicationEvent event) {
+    Object payload = event instanceof PayloadApplicationEvent<?> wrapped ? wrapped.getPayload() : event;
+    routes.computeIfAbsent(payload.getClass(), this::routeOf).ifPresent(route -> append(payload, route));
+  }
+
+  private Optional<Route> routeOf(Class<?> type) {
+    OutboxEvent marked = AnnotatedElementUtils.findMergedAnnotation(type, OutboxEvent.class);
+    if (marked == null) {
+      return Optional.empty();
+    }
+    String topic = marked.topic().isEmpty() ? type.getSimpleName() : marked.topic();
+    Optional<Expression> key = marked.orderingKey().isEmpty() ? Optional.empty()
+        : Optional.of(parser.parseExpression(marked.orderingKey()));
+    return Optional.of(new Route(topic, key));
+  }
+
+  private void append(Object event, Route route) {
+    PayloadCodec payloads = codec.getIfAvailable();
+    if (payloads == null) {
+      throw new IllegalStateException("Claimed Outbox: " + event.getClass().getName()
+          + " is an @OutboxEvent, but there is no PayloadCodec bean to write it: add outbox-jackson (it uses the"
+          + " application's Jackson mapper) or declare a PayloadCodec bean");
+    }
+    OutboxMessage message = TypedMessages.of(route.topic(), event, payloads);
+    if (route.orderingKey().isPresent()) {
+      Object key = route.orderingKey().get().getValue(event);
+      if (key != null) {
+        message = message.withOrderingKey(key.toString());
+      }
+    }
+    store.append(message);
+  }
+}

@@ -1,0 +1,69 @@
+package io.claimedoutbox.modulith;
+
+import io.claimedoutbox.domain.OutboxMessage;
+import io.claimedoutbox.port.OutboxStore;
+import io.claimedoutbox.port.payload.PayloadCodec;
+import io.claimedoutbox.port.payload.TypedMessages;
+import java.util.Map;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.PayloadApplicationEvent;
+import org.springframework.context.event.GenericApplicationListener;
+import org.springframework.core.ResolvableType;
+import org.springframework.expression.common.TemplateParserContext;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.modulith.events.EventExternalizationConfiguration;
+import org.springframework.modulith.events.RoutingTarget;
+
+/**
+ * Appends each event the externalization configuration selects, on the publishing thread, so it
+ * joins the publisher's transaction: delivered when that transaction commits, gone when it rolls
+ * back. The routing target's target is the outbox topic and its key the ordering key (either may be
+ * a {@code #{…}} expression over the event, as with Modulith's own transports); the payload is the
+ * configuration's mapping of the event, written by the application's {@link PayloadCodec}; the
+ * configuration's headers become the entry's. A failed append fails the publish.
+ */
+final class ExternalizedEventAppender implements GenericApplicationListener {
+
+  private final OutboxStore store;
+  private final PayloadCodec codec;
+  private final EventExternalizationConfiguration configuration;
+  private final SpelExpressionParser parser = new SpelExpressionParser();
+  private final TemplateParserContext template = new TemplateParserContext();
+
+  ExternalizedEventAppender(OutboxStore store, PayloadCodec codec, EventExternalizationConfiguration configuration) {
+    this.store = store;
+    this.codec = codec;
+    this.configuration = configuration;
+  }
+
+  @Override
+  public boolean supportsEventType(ResolvableType eventType) {
+    return true;
+  }
+
+  @Override
+  public void onApplicationEvent(ApplicationEvent event) {
+    Object payload = event instanceof PayloadApplicationEvent<?> wrapped ? wrapped.getPayload() : event;
+    if (configuration.supports(payload)) {
+      store.append(message(payload));
+    }
+  }
+
+  private OutboxMessage message(Object event) {
+    RoutingTarget target = configuration.determineTarget(event);
+    String topic = target.hasExpression() ? evaluate(target.getTarget(), event) : target.getTarget();
+    OutboxMessage message = TypedMessages.of(topic, configuration.map(event), codec);
+    String key = target.getKey();
+    if (key != null && !key.isEmpty()) {
+      message = message.withOrderingKey(target.hasKeyExpression() ? evaluate(key, event) : key);
+    }
+    for (Map.Entry<String, Object> header : configuration.getHeadersFor(event).entrySet()) {
+      message = message.withHeader(header.getKey(), String.valueOf(header.getValue()));
+    }
+    return message;
+  }
+
+  private String evaluate(String expression, Object event) {
+    return String.valueOf(parser.parseExpression(expression, template).getValue(event));
+  }
+}

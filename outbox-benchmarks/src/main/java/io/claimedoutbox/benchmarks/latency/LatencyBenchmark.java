@@ -309,7 +309,7 @@ public final class LatencyBenchmark {
       int rounds, String args) {
     StringBuilder out = new StringBuilder();
     out.append("# Commit-to-handler latency\n\n");
-    out.append("Written by `LatencyBenchmark` (`outbox-benchmarks`; the README's \"run the latency benchmark\"), arguments: `")
+    out.append("Written by `LatencyBenchmark` (`outbox-benchmarks`; docs/development.md, \"run the latency benchmark\"), arguments: `")
         .append(args.isBlank() ? "(defaults)" : args).append("`. ");
     out.append("Producers commit one business `INSERT` and one outbox entry per transaction at a steady rate (entry i is"
         + " due at start + i/rate; 1 thread up to 99/s, 2 up to 999/s, 8 above); the latency is from the commit"

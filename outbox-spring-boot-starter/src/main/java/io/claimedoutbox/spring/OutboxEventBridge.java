@@ -62,8 +62,8 @@ final class OutboxEventBridge implements GenericApplicationListener {
     PayloadCodec payloads = codec.getIfAvailable();
     if (payloads == null) {
       throw new IllegalStateException("Claimed Outbox: " + event.getClass().getName()
-          + " is an @OutboxEvent, but there is no PayloadCodec bean to write it: add outbox-jackson (it uses the"
-          + " application's Jackson mapper) or declare a PayloadCodec bean");
+          + " is an @OutboxEvent, but there is no PayloadCodec bean to write it: add outbox-jackson and"
+          + " spring-boot-starter-jackson (the codec uses Boot's Jackson mapper) or declare a PayloadCodec bean");
     }
     OutboxMessage message = TypedMessages.of(route.topic(), event, payloads);
     if (route.orderingKey().isPresent()) {

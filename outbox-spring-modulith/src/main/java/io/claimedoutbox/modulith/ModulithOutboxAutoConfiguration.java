@@ -54,8 +54,8 @@ public class ModulithOutboxAutoConfiguration {
       EventExternalizationConfiguration configuration) {
     PayloadCodec payloads = codec.getIfAvailable(() -> {
       throw new OutboxStartupException("Claimed Outbox: Spring Modulith's externalized events need a PayloadCodec bean"
-          + " to write them: add io.claimedoutbox:outbox-jackson (it uses the application's Jackson mapper) or"
-          + " declare a PayloadCodec bean");
+          + " to write them: add io.claimedoutbox:outbox-jackson and"
+          + " spring-boot-starter-jackson (the codec uses Boot's Jackson mapper) or declare a PayloadCodec bean");
     });
     return new ExternalizedEventAppender(store, payloads, configuration);
   }

@@ -12,6 +12,8 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -19,13 +21,14 @@ import org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfigur
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
+import org.springframework.boot.jooq.autoconfigure.JooqAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import redis.clients.jedis.JedisPooled;
 
 /** The starter's choices and failures, each in a small context. */
-@DisplayName("Spring Boot starter: Redis backend, a DataSource without JPA, Liquibase, the schema check, no backend, unsupported versions")
+@DisplayName("Spring Boot starter: Redis backend, a DataSource without JPA (JdbcTemplate, jOOQ), Liquibase, the schema check, no backend, unsupported versions")
 class StarterConfigurationTest {
 
   private static final String REDIS = Optional.ofNullable(System.getenv("OUTBOX_REDIS_URL"))
@@ -89,6 +92,42 @@ class StarterConfigurationTest {
 
             assertThat(delivered.await(30, TimeUnit.SECONDS)).as("delivered within 30 s").isTrue();
             assertThat(jdbc.queryForList("SELECT id FROM orders", String.class)).containsExactly("42");
+            assertThat(store.countByStatus().total()).isEqualTo(1);
+          });
+    }
+  }
+
+  @Test
+  @DisplayName("jOOQ under Spring's transactions (Boot's jOOQ auto-configuration): appends commit and roll back with jOOQ's writes")
+  void withJooqAppendsJoinTheSpringTransaction() throws Exception {
+    CountDownLatch delivered = new CountDownLatch(1);
+    try (PostgreSqlSchema schema = new PostgreSqlSchema()) {
+      new ApplicationContextRunner()
+          .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
+              DataSourceTransactionManagerAutoConfiguration.class, JooqAutoConfiguration.class,
+              ClaimedOutboxAutoConfiguration.class))
+          .withPropertyValues("spring.datasource.url=" + schema.url(), "claimed-outbox.retention.enabled=false")
+          .withBean(OutboxMessageHandler.class, () -> message -> delivered.countDown())
+          .run(context -> {
+            assertThat(context).hasNotFailed();
+            DSLContext jooq = context.getBean(DSLContext.class);
+            jooq.execute("CREATE TABLE orders (id TEXT)");
+            ClaimedOutboxStore store = context.getBean(ClaimedOutboxStore.class);
+            TransactionTemplate transaction = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
+
+            transaction.executeWithoutResult(status -> {
+              jooq.insertInto(DSL.table("orders")).columns(DSL.field("id")).values("rolled back").execute();
+              store.append(OutboxMessage.of("orders", new byte[] {0}));
+              status.setRollbackOnly();
+            });
+            assertThat(store.countByStatus().total()).as("entries after the rollback").isZero();
+            transaction.executeWithoutResult(status -> {
+              jooq.insertInto(DSL.table("orders")).columns(DSL.field("id")).values("42").execute();
+              store.append(OutboxMessage.of("orders", new byte[] {1}));
+            });
+
+            assertThat(delivered.await(30, TimeUnit.SECONDS)).as("delivered within 30 s").isTrue();
+            assertThat(jooq.fetchValues("SELECT id FROM orders")).map(String::valueOf).containsExactly("42");
             assertThat(store.countByStatus().total()).isEqualTo(1);
           });
     }

@@ -8,10 +8,6 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.context.ApplicationEvent;
-import org.springframework.context.PayloadApplicationEvent;
-import org.springframework.context.event.GenericApplicationListener;
-import org.springframework.core.ResolvableType;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -21,7 +17,7 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
  * so the append joins the publisher's transaction. A failed append fails the publish (and so, in a
  * transaction, the transaction): an event is never lost quietly.
  */
-final class OutboxEventBridge implements GenericApplicationListener {
+final class OutboxEventBridge extends PublishedEventListener {
 
   private final OutboxStore store;
   private final ObjectProvider<PayloadCodec> codec;
@@ -37,14 +33,8 @@ final class OutboxEventBridge implements GenericApplicationListener {
   private record Route(String topic, Optional<Expression> orderingKey) {}
 
   @Override
-  public boolean supportsEventType(ResolvableType eventType) {
-    return true;
-  }
-
-  @Override
-  public void onApplicationEvent(ApplicationEvent event) {
-    Object payload = event instanceof PayloadApplicationEvent<?> wrapped ? wrapped.getPayload() : event;
-    routes.computeIfAbsent(payload.getClass(), this::routeOf).ifPresent(route -> append(payload, route));
+  protected void onPublished(Object event) {
+    routes.computeIfAbsent(event.getClass(), this::routeOf).ifPresent(route -> append(event, route));
   }
 
   private Optional<Route> routeOf(Class<?> type) {

@@ -4,11 +4,8 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.port.OutboxStore;
 import io.claimedoutbox.port.payload.PayloadCodec;
 import io.claimedoutbox.port.payload.TypedMessages;
+import io.claimedoutbox.spring.PublishedEventListener;
 import java.util.Map;
-import org.springframework.context.ApplicationEvent;
-import org.springframework.context.PayloadApplicationEvent;
-import org.springframework.context.event.GenericApplicationListener;
-import org.springframework.core.ResolvableType;
 import org.springframework.expression.common.TemplateParserContext;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.modulith.events.EventExternalizationConfiguration;
@@ -22,7 +19,7 @@ import org.springframework.modulith.events.RoutingTarget;
  * configuration's mapping of the event, written by the application's {@link PayloadCodec}; the
  * configuration's headers become the entry's. A failed append fails the publish.
  */
-final class ExternalizedEventAppender implements GenericApplicationListener {
+final class ExternalizedEventAppender extends PublishedEventListener {
 
   private final OutboxStore store;
   private final PayloadCodec codec;
@@ -37,15 +34,9 @@ final class ExternalizedEventAppender implements GenericApplicationListener {
   }
 
   @Override
-  public boolean supportsEventType(ResolvableType eventType) {
-    return true;
-  }
-
-  @Override
-  public void onApplicationEvent(ApplicationEvent event) {
-    Object payload = event instanceof PayloadApplicationEvent<?> wrapped ? wrapped.getPayload() : event;
-    if (configuration.supports(payload)) {
-      store.append(message(payload));
+  protected void onPublished(Object event) {
+    if (configuration.supports(event)) {
+      store.append(message(event));
     }
   }
 

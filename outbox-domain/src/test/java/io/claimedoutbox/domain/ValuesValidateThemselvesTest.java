@@ -31,6 +31,12 @@ class ValuesValidateThemselvesTest {
     assertThatThrownBy(() -> EntryId.of("a b")).isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("entryId");
     assertThatThrownBy(() -> EntryId.of("{tag}")).isInstanceOf(IllegalArgumentException.class);
+    assertThat(EntryId.of("AZaz09._:-").value()).as("every kind of allowed character, at its range's ends")
+        .isEqualTo("AZaz09._:-");
+    for (String outside : new String[] {"@", "[", "`", "{", "/", ";", "é", "a\u0000", "a\nb", "a,b"}) {
+      assertThatThrownBy(() -> EntryId.of(outside)).as("'%s'", outside).isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("entryId");
+    }
   }
 
   @Test

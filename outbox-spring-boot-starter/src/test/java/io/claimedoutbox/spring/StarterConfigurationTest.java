@@ -8,10 +8,13 @@ import io.claimedoutbox.drain.OutboxMessageHandler;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 import org.junit.jupiter.api.DisplayName;
@@ -23,6 +26,7 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerA
 import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
 import org.springframework.boot.jooq.autoconfigure.JooqAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationContext;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import redis.clients.jedis.JedisPooled;
@@ -76,23 +80,8 @@ class StarterConfigurationTest {
             assertThat(backend.store()).isExactlyInstanceOf(JdbcOutboxStore.class);
             JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
             jdbc.execute("CREATE TABLE orders (id TEXT)");
-            ClaimedOutboxStore store = context.getBean(ClaimedOutboxStore.class);
-            TransactionTemplate transaction = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
-
-            transaction.executeWithoutResult(status -> {
-              jdbc.update("INSERT INTO orders (id) VALUES ('rolled back')");
-              store.append(OutboxMessage.of("orders", new byte[] {0}));
-              status.setRollbackOnly();
-            });
-            assertThat(store.countByStatus().total()).as("entries after the rollback").isZero();
-            transaction.executeWithoutResult(status -> {
-              jdbc.update("INSERT INTO orders (id) VALUES ('42')");
-              store.append(OutboxMessage.of("orders", new byte[] {1}));
-            });
-
-            assertThat(delivered.await(30, TimeUnit.SECONDS)).as("delivered within 30 s").isTrue();
-            assertThat(jdbc.queryForList("SELECT id FROM orders", String.class)).containsExactly("42");
-            assertThat(store.countByStatus().total()).isEqualTo(1);
+            rolledBackThenCommitted(context, id -> jdbc.update("INSERT INTO orders (id) VALUES (?)", id),
+                () -> jdbc.queryForList("SELECT id FROM orders", String.class), delivered);
           });
     }
   }
@@ -112,25 +101,35 @@ class StarterConfigurationTest {
             assertThat(context).hasNotFailed();
             DSLContext jooq = context.getBean(DSLContext.class);
             jooq.execute("CREATE TABLE orders (id TEXT)");
-            ClaimedOutboxStore store = context.getBean(ClaimedOutboxStore.class);
-            TransactionTemplate transaction = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
-
-            transaction.executeWithoutResult(status -> {
-              jooq.insertInto(DSL.table("orders")).columns(DSL.field("id")).values("rolled back").execute();
-              store.append(OutboxMessage.of("orders", new byte[] {0}));
-              status.setRollbackOnly();
-            });
-            assertThat(store.countByStatus().total()).as("entries after the rollback").isZero();
-            transaction.executeWithoutResult(status -> {
-              jooq.insertInto(DSL.table("orders")).columns(DSL.field("id")).values("42").execute();
-              store.append(OutboxMessage.of("orders", new byte[] {1}));
-            });
-
-            assertThat(delivered.await(30, TimeUnit.SECONDS)).as("delivered within 30 s").isTrue();
-            assertThat(jooq.fetchValues("SELECT id FROM orders")).map(String::valueOf).containsExactly("42");
-            assertThat(store.countByStatus().total()).isEqualTo(1);
+            rolledBackThenCommitted(context,
+                id -> jooq.insertInto(DSL.table("orders")).columns(DSL.field("id")).values(id).execute(),
+                () -> jooq.fetchValues("SELECT id FROM orders").stream().map(String::valueOf).toList(), delivered);
           });
     }
+  }
+
+  /**
+   * One order and its entry in a transaction that rolls back, then another in one that commits: only
+   * the second order is saved, and its entry is the only one, delivered.
+   */
+  private static void rolledBackThenCommitted(ApplicationContext context, Consumer<String> saveOrder,
+      Supplier<List<String>> savedOrders, CountDownLatch delivered) throws InterruptedException {
+    ClaimedOutboxStore store = context.getBean(ClaimedOutboxStore.class);
+    TransactionTemplate transaction = new TransactionTemplate(context.getBean(PlatformTransactionManager.class));
+    transaction.executeWithoutResult(status -> {
+      saveOrder.accept("rolled back");
+      store.append(OutboxMessage.of("orders", new byte[] {0}));
+      status.setRollbackOnly();
+    });
+    assertThat(store.countByStatus().total()).as("entries after the rollback").isZero();
+    transaction.executeWithoutResult(status -> {
+      saveOrder.accept("42");
+      store.append(OutboxMessage.of("orders", new byte[] {1}));
+    });
+
+    assertThat(delivered.await(30, TimeUnit.SECONDS)).as("delivered within 30 s").isTrue();
+    assertThat(savedOrders.get()).containsExactly("42");
+    assertThat(store.countByStatus().total()).isEqualTo(1);
   }
 
   @Test

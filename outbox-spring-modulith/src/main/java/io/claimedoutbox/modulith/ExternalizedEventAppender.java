@@ -6,6 +6,9 @@ import io.claimedoutbox.port.payload.PayloadCodec;
 import io.claimedoutbox.port.payload.TypedMessages;
 import io.claimedoutbox.spring.PublishedEventListener;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import org.springframework.expression.Expression;
 import org.springframework.expression.common.TemplateParserContext;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.modulith.events.EventExternalizationConfiguration;
@@ -26,6 +29,8 @@ final class ExternalizedEventAppender extends PublishedEventListener {
   private final EventExternalizationConfiguration configuration;
   private final SpelExpressionParser parser = new SpelExpressionParser();
   private final TemplateParserContext template = new TemplateParserContext();
+  // parsed once per routing expression, not once per event
+  private final ConcurrentMap<String, Expression> expressions = new ConcurrentHashMap<>();
 
   ExternalizedEventAppender(OutboxStore store, PayloadCodec codec, EventExternalizationConfiguration configuration) {
     this.store = store;
@@ -55,6 +60,7 @@ final class ExternalizedEventAppender extends PublishedEventListener {
   }
 
   private String evaluate(String expression, Object event) {
-    return String.valueOf(parser.parseExpression(expression, template).getValue(event));
+    return String.valueOf(expressions.computeIfAbsent(expression, text -> parser.parseExpression(text, template))
+        .getValue(event));
   }
 }

@@ -98,18 +98,22 @@ final class RedisOperations {
   private List<OutboxEntry> deadLettersOfShard(int shard, Optional<EntryId> after, String topic, int limit) {
     List<OutboxEntry> letters = new ArrayList<>();
     String from = after.map(id -> "(" + id.value()).orElse("-");
+    String what = "list the dead letters of shard " + shard;
     while (letters.size() < limit) {
       List<String> ids = redis.zrangeByLex(keys.deadLetters(shard), from, "+", 0, DEAD_LETTER_PAGE);
       if (ids.isEmpty()) {
         break;
       }
-      String what = "list the dead letters of shard " + shard;
       for (Found found : ReadScript.found(
           ReadScript.call(keys, shard, ids, StoreArguments.NO_PAYLOAD_LIMIT, topic).run(redis), ids, what)) {
-        Optional<OutboxEntry> entry = found.hash().map(hash -> EntryFields.decode(EntryId.of(found.id()), hash));
-        if (entry.isPresent() && entry.get().status() == EntryStatus.DEAD_LETTERED && letters.size() < limit) {
-          letters.add(entry.get());
+        if (letters.size() == limit) {
+          break;
         }
+        found.hash().map(hash -> EntryFields.decode(EntryId.of(found.id()), hash))
+            .filter(entry -> entry.status() == EntryStatus.DEAD_LETTERED).ifPresent(letters::add);
+      }
+      if (ids.size() < DEAD_LETTER_PAGE) {
+        break;
       }
       from = "(" + ids.get(ids.size() - 1);
     }

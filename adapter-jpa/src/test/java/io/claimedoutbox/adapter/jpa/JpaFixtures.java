@@ -43,7 +43,7 @@ final class JpaFixtures {
     config.setMaximumPoolSize(20);
     config.setPoolName("outbox-" + database.name().toLowerCase(Locale.ROOT));
     config.setConnectionTimeout(10_000);
-    if (database == TestDatabase.MARIADB) {
+    if (database.schema == OutboxDatabase.MARIADB) {
       config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
     }
     return new HikariDataSource(config);

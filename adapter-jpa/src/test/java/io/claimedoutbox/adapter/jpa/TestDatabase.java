@@ -12,6 +12,15 @@ enum TestDatabase {
       "jdbc:postgresql://127.0.0.1:5432/outbox_test?user=postgres"),
   MARIADB("MariaDB", OutboxDatabase.MARIADB, "OUTBOX_MARIADB_URL",
       "jdbc:mariadb://127.0.0.1:3306/outbox_test?user=root"),
+  /**
+   * The PostgreSQL above through PgBouncer in transaction pooling ({@code .ci/pgbouncer}): a server
+   * session per transaction, so no server-side prepared statements.
+   */
+  PGBOUNCER("PostgreSQL behind PgBouncer (transaction pooling)", OutboxDatabase.POSTGRESQL, "OUTBOX_PGBOUNCER_URL",
+      "jdbc:postgresql://127.0.0.1:6439/outbox_test?user=postgres&prepareThreshold=0"),
+  /** One node of the three-node MariaDB Galera cluster of {@code .ci/topology start galera}. */
+  GALERA("MariaDB Galera node", OutboxDatabase.MARIADB, "OUTBOX_GALERA_URL",
+      "jdbc:mariadb://127.0.0.1:3316/outbox_test?user=root"),
   H2("H2", OutboxDatabase.H2, "OUTBOX_H2_URL",
       "jdbc:h2:mem:outbox_conformance;DB_CLOSE_DELAY=-1");
 
@@ -37,7 +46,8 @@ enum TestDatabase {
 
   String howToProvide(String url) {
     return displayName + " is required for these tests but is not reachable at " + url + ". Start it"
-        + " (`bash .ci/run` starts PostgreSQL and MariaDB and creates the outbox_test databases), or"
+        + " (`bash .ci/run` starts PostgreSQL, MariaDB, PgBouncer (`bash .ci/pgbouncer start`) and the Galera"
+        + " cluster (`bash .ci/topology start galera`) and creates the outbox_test databases), or"
         + " point the tests at another server with the environment variable " + urlVariable
         + "=<jdbc url> (or -D" + urlVariable.toLowerCase(java.util.Locale.ROOT).replace('_', '.') + ").";
   }

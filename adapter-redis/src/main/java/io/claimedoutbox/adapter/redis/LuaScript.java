@@ -8,7 +8,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 import java.util.List;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
+import redis.clients.jedis.exceptions.JedisDataException;
 import redis.clients.jedis.exceptions.JedisNoScriptException;
 
 /**
@@ -44,6 +47,33 @@ final class LuaScript {
     } catch (JedisNoScriptException notCached) {
       redis.scriptLoad(source, keys.get(0));
       return redis.evalsha(sha, keys, args);
+    }
+  }
+
+  /** A run's reply, and how many replicas had acknowledged its effects when {@code WAIT} answered. */
+  record Acknowledged(Object reply, long replicas) {}
+
+  /**
+   * Runs the script and {@code WAIT}s for {@code replicas} in the same round trip, on the same
+   * connection (a pipeline): {@code WAIT} counts the replicas that acknowledged every write this
+   * connection made before it, so it must follow the script on its own connection.
+   */
+  Acknowledged runThenWait(UnifiedJedis redis, List<byte[]> keys, List<byte[]> args, int replicas, long timeoutMillis) {
+    for (int attempt = 0; ; attempt++) {
+      try (AbstractPipeline pipeline = redis.pipelined()) {
+        Response<Object> reply = pipeline.evalsha(sha, keys, args);
+        Response<Long> acknowledged = pipeline.waitReplicas(keys.get(0), replicas, timeoutMillis);
+        pipeline.sync();
+        return new Acknowledged(reply.get(), acknowledged.get());
+      } catch (JedisDataException failure) {
+        boolean notCached = failure instanceof JedisNoScriptException || String.valueOf(failure.getMessage())
+            .startsWith("NOSCRIPT");
+        if (!notCached || attempt > 0) {
+          throw failure;
+        }
+        // a promoted replica has no script cache: SCRIPT LOAD is not replicated
+        redis.scriptLoad(source, keys.get(0));
+      }
     }
   }
 

@@ -20,9 +20,19 @@ import redis.clients.jedis.exceptions.JedisException;
 final class RedisCalls {
 
   private final UnifiedJedis redis;
+  private final ReplicaAcknowledgement acknowledgement;
 
-  RedisCalls(UnifiedJedis redis) {
+  RedisCalls(UnifiedJedis redis, ReplicaAcknowledgement acknowledgement) {
     this.redis = redis;
+    this.acknowledgement = acknowledgement;
+  }
+
+  /**
+   * Runs a writing script as {@link #safely} does, then waits for the replicas the store asks for
+   * ({@link ReplicaAcknowledgement}).
+   */
+  Object write(String what, ScriptCall call) {
+    return safely(what, () -> acknowledgement.run(redis, call, what));
   }
 
   /**

@@ -125,7 +125,7 @@ final class RedisClaimStorage implements ClaimStorage {
     List<OutboxEntry> read = writes.stream().map(ClaimWrite::candidate).toList();
     List<OutboxEntry> claimed = writes.stream().map(ClaimWrite::claimed).toList();
     ScriptCall claim = ClaimScript.call(keys, shard, stamp, read, claimed);
-    return ClaimScript.writtenIds(calls.safely(what, () -> claim.run(redis)), what);
+    return ClaimScript.writtenIds(calls.write(what, claim), what);
   }
 
   /**

@@ -61,7 +61,9 @@ final class RedisConditionalWrites implements ConditionalWrites {
       String what = ConditionalWrite.describe(group);
       List<WriteAnswer> groupAnswers;
       try {
-        groupAnswers = ConditionalWriteScript.answers(calls.safely(what, () -> call.run(redis)), what);
+        groupAnswers = ConditionalWriteScript.answers(calls.write(what, call), what);
+      } catch (WriteOutcomeUnknownException undecided) {
+        throw undecided;
       } catch (OutboxStoreException failure) {
         boolean maybeRan = RedisCalls.brokeConnection(failure) && !RedisCalls.neverSent(failure);
         if (sentBefore || maybeRan) {

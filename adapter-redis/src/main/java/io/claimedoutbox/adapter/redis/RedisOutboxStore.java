@@ -94,7 +94,7 @@ public final class RedisOutboxStore extends KernelOutboxStoreWithOperations {
   private RedisOutboxStore(UnifiedJedis redis, Builder builder) {
     this.redis = redis;
     this.keys = new RedisKeys(builder.keyPrefix, builder.shards);
-    this.calls = new RedisCalls(redis);
+    this.calls = new RedisCalls(redis, builder.acknowledgement);
     this.rows = new RedisConditionalWrites(redis, keys, calls);
     this.clock = builder.storeTime == null ? builder.clock : StoreTimeClock.of(this::serverNow, builder.storeTime);
     this.transitions = TransitionKernel.fromSnapshot(rows, clock);
@@ -174,7 +174,7 @@ public final class RedisOutboxStore extends KernelOutboxStoreWithOperations {
     try {
       byShard.forEach((shard, group) -> {
         ScriptCall append = AppendScript.call(keys, shard, group);
-        ScriptCall.body(calls.safely("append", () -> append.run(redis)), "append");
+        ScriptCall.body(calls.write("append", append), "append");
         written.addAll(group);
       });
     } catch (RuntimeException failure) {
@@ -286,6 +286,7 @@ public final class RedisOutboxStore extends KernelOutboxStoreWithOperations {
     private Clock clock = Clock.systemUTC();
     private Duration storeTime;
     private boolean listen = true;
+    private ReplicaAcknowledgement acknowledgement = ReplicaAcknowledgement.NONE;
 
     private Builder(UnifiedJedis client) {
       this.client = client;
@@ -342,6 +343,34 @@ public final class RedisOutboxStore extends KernelOutboxStoreWithOperations {
      */
     public Builder storeTime() {
       this.storeTime = StoreTimeClock.DEFAULT_REFRESH;
+      return this;
+    }
+
+    /**
+     * Counts a write (an append, a claim, a transition) as written only once {@code replicas} replicas
+     * acknowledged it within {@code timeout} ({@code WAIT} on the write's connection, in the same round
+     * trip), so a failover to one of them cannot undo an {@code APPLIED}. A transition the replicas did
+     * not acknowledge in time throws {@link io.claimedoutbox.port.TransitionOutcomeUnknownException}
+     * (settled later by its write stamp, as after a lost answer); an append or a claim throws
+     * {@link io.claimedoutbox.port.OutboxStoreException} (the append may still be delivered, the claim
+     * lapses with its lease). Operations ({@code requeue}, {@code purge}, {@code delete}) do not wait.
+     * Default: no replicas, a write counts once the master ran it. {@code WAIT} makes a write
+     * durable on that many replicas' memory, not on their disks.
+     *
+     * @param replicas how many replicas, 0 (the default: none) or more
+     * @param timeout how long each write waits for them; positive
+     * @return this builder
+     * @throws IllegalArgumentException for a negative {@code replicas} or a timeout that is not positive
+     */
+    public Builder waitForReplicas(int replicas, Duration timeout) {
+      if (replicas < 0) {
+        throw new IllegalArgumentException("replicas must be 0 or more, was " + replicas);
+      }
+      Arguments.requireNonNull(timeout, "timeout");
+      if (timeout.isZero() || timeout.isNegative()) {
+        throw new IllegalArgumentException("timeout must be positive, was " + timeout);
+      }
+      this.acknowledgement = replicas == 0 ? ReplicaAcknowledgement.NONE : new ReplicaAcknowledgement(replicas, timeout);
       return this;
     }
 

@@ -85,7 +85,7 @@ class RedisAdapterTest {
     RedisOutboxStore store = cleanStore(topology);
     RedisTestKit fixture = RedisFixtures.of(topology);
     RedisConditionalWrites writes = new RedisConditionalWrites(fixture.client(), fixture.keys(),
-        new RedisCalls(fixture.client()));
+        new RedisCalls(fixture.client(), ReplicaAcknowledgement.NONE));
     store.append(OutboxMessage.of("t", new byte[] {1}).withOrderingKey("k"));
     Claim claim = store.claimDue(WORKER, 1, LEASE).get(0);
     ConditionalWrite save = write(claim, claim.snapshot(), LeaseRenewal.withProgress(LEASE, "p"));

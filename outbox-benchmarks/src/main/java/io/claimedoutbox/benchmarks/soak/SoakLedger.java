@@ -27,6 +27,9 @@ final class SoakLedger implements OutboxStoreListener {
 
   private final OutboxClaimOutcomeStore store;
   private final Map<EntryId, List<ClaimTransitionResult>> appliedDeliveries = new ConcurrentHashMap<>();
+  /** When each {@code APPLIED} delivery was reported ({@link System#nanoTime()}). */
+  private final Map<ClaimTransitionResult, Long> appliedAt = new ConcurrentHashMap<>();
+  private final ConcurrentLinkedQueue<Long> appliedTimes = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedQueue<RuntimeException> undocumented = new ConcurrentLinkedQueue<>();
   private final AtomicLong storeFailures = new AtomicLong();
   private final AtomicLong unknownOutcomes = new AtomicLong();
@@ -71,8 +74,11 @@ final class SoakLedger implements OutboxStoreListener {
   }
 
   private void note(List<ClaimTransitionResult> results) {
+    long now = System.nanoTime();
     for (ClaimTransitionResult result : results) {
       if (result.isApplied() && result.entry().status() == EntryStatus.DELIVERED) {
+        appliedAt.put(result, now);
+        appliedTimes.add(now);
         appliedDeliveries.merge(result.entry().id(), List.of(result), (a, b) -> {
           List<ClaimTransitionResult> both = new ArrayList<>(a);
           both.addAll(b);
@@ -94,6 +100,16 @@ final class SoakLedger implements OutboxStoreListener {
 
   Map<EntryId, List<ClaimTransitionResult>> appliedDeliveries() {
     return appliedDeliveries;
+  }
+
+  /** @return when this store reported {@code result}, one of its {@link #appliedDeliveries()} */
+  long appliedAt(ClaimTransitionResult result) {
+    return appliedAt.getOrDefault(result, 0L);
+  }
+
+  /** @return the first {@code APPLIED} delivery this store reported at or after {@code nanos}, if any */
+  Optional<Long> firstAppliedAfter(long nanos) {
+    return appliedTimes.stream().filter(time -> time >= nanos).min(Long::compare);
   }
 
   List<RuntimeException> undocumented() {

@@ -1,6 +1,7 @@
 package io.claimedoutbox.adapter.redis;
 
 import io.claimedoutbox.port.OutboxStoreException;
+import io.claimedoutbox.port.spi.WriteOutcomeUnknownException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.UnknownHostException;
@@ -47,7 +48,7 @@ final class RedisCalls {
     try {
       return once(what, call);
     } catch (OutboxStoreException failure) {
-      if (!brokeConnection(failure)) {
+      if (!brokeConnection(failure) || failure instanceof WriteOutcomeUnknownException) {
         throw failure;
       }
       dropIdleConnections();

@@ -7,6 +7,8 @@ import io.claimedoutbox.domain.OutboxMessage;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.drain.DrainStats;
 import io.claimedoutbox.drain.OutboxDrain;
+import io.claimedoutbox.drain.OutboxMessageHandler;
+import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -45,7 +47,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class FaultSoak {
 
   private static final int DRAINS = 4;
-  private static final Duration LEASE = Duration.ofSeconds(2);
+  /** The soaks' drains' lease: short, so a claim lost to a fault comes back soon. */
+  static final Duration LEASE = Duration.ofSeconds(2);
 
   private FaultSoak() {}
 
@@ -135,18 +138,12 @@ public final class FaultSoak {
     AtomicLong delivered = new AtomicLong();
     List<OutboxDrain> drains = new ArrayList<>();
     for (int i = 0; i < DRAINS; i++) {
-      drains.add(OutboxDrain.builder(target.store(), message -> {
-            TimeUnit.MILLISECONDS.sleep(handlerTime.toMillis());
-            if (deliveries.computeIfAbsent(message.entry().id(), id -> new AtomicInteger()).incrementAndGet() == 1) {
-              delivered.incrementAndGet();
-            }
-          })
-          .workerId(WorkerId.of("soak-" + i))
-          .concurrency(4)
-          .lease(LEASE)
-          .leaseRenewal(Duration.ofMillis(300), Duration.ofMillis(1_000))
-          .idleBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
-          .build());
+      drains.add(drain(target.store(), "soak-" + i, message -> {
+        TimeUnit.MILLISECONDS.sleep(handlerTime.toMillis());
+        if (deliveries.computeIfAbsent(message.entry().id(), id -> new AtomicInteger()).incrementAndGet() == 1) {
+          delivered.incrementAndGet();
+        }
+      }));
     }
     AtomicInteger faults = new AtomicInteger();
     AtomicInteger restarts = new AtomicInteger();
@@ -185,6 +182,20 @@ public final class FaultSoak {
       settledLater += stats.resultsSettledLater();
     }
     return books(target, ledger, appended, deliveries, faults.get(), restarts.get(), settledLater, seconds);
+  }
+
+  /**
+   * A drain as both soaks run it: concurrency 4, a short lease renewed early, a short idle backoff, so a
+   * fault meets many claims and results in flight.
+   */
+  static OutboxDrain drain(OutboxClaimOutcomeStore store, String workerId, OutboxMessageHandler handler) {
+    return OutboxDrain.builder(store, handler)
+        .workerId(WorkerId.of(workerId))
+        .concurrency(4)
+        .lease(LEASE)
+        .leaseRenewal(Duration.ofMillis(300), Duration.ofMillis(1_000))
+        .idleBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
+        .build();
   }
 
   private static boolean allDone(SoakLedger ledger, List<EntryId> appended) {

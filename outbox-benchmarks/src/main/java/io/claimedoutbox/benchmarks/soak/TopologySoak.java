@@ -5,7 +5,6 @@ import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.EntryStatus;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.OutboxMessage;
-import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.drain.OutboxDrain;
 import io.claimedoutbox.port.OutboxClaimOutcomeStore;
 import java.nio.charset.StandardCharsets;
@@ -47,7 +46,7 @@ import java.util.concurrent.locks.LockSupport;
 public final class TopologySoak {
 
   private static final int DRAINS = 4;
-  private static final Duration LEASE = Duration.ofSeconds(2);
+  private static final Duration LEASE = FaultSoak.LEASE;
   private static final Duration RECOVERY_BOUND = Duration.ofSeconds(10);
   private static final int BATCH = 10;
 
@@ -144,15 +143,8 @@ public final class TopologySoak {
         "topology-soak-producer");
     List<OutboxDrain> drains = new ArrayList<>();
     for (int i = 0; i < DRAINS; i++) {
-      drains.add(OutboxDrain.builder(topology.storeOfDrain(i), message -> {
-            deliveries.computeIfAbsent(message.entry().id(), id -> new AtomicInteger()).incrementAndGet();
-          })
-          .workerId(WorkerId.of("topology-soak-" + i))
-          .concurrency(4)
-          .lease(LEASE)
-          .leaseRenewal(Duration.ofMillis(300), Duration.ofMillis(1_000))
-          .idleBackoff(Duration.ofMillis(20), Duration.ofMillis(200))
-          .build());
+      drains.add(FaultSoak.drain(topology.storeOfDrain(i), "topology-soak-" + i,
+          message -> deliveries.computeIfAbsent(message.entry().id(), id -> new AtomicInteger()).incrementAndGet()));
     }
     drains.forEach(OutboxDrain::start);
     producer.start();

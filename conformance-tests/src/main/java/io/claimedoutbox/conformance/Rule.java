@@ -85,7 +85,8 @@ public enum Rule {
   C17(Level.OPTIONAL, "An append offers each due entry without an ordering key to the store's commit listeners; one a"
       + " listener takes is stored and returned claimed by it (generation 1, attempt 1), reported committed as written,"
       + " and fenced like any claim: nobody else claims it within its lease, after it another worker does, and the"
-      + " first holder's delivery is then STALE_CLAIM; an entry nobody takes stays pending",
+      + " first holder's delivery is then STALE_CLAIM; an entry nobody takes stays pending; entries taken on append"
+      + " and delivered by their holder never stand before a later entry in the due query",
       "that the append writes what CommitSignal.claimOnAppend returned and reports those entries (committed or"
           + " notCommitted); requires StoreCapability.CLAIM_ON_APPEND, others report it skipped"),
   O1(Level.REQUIRED, "Entries of one ordering key are claimed one at a time, in append order: while the first"

@@ -20,6 +20,7 @@ final class AppendScript {
     List<byte[]> touched = new ArrayList<>();
     touched.add(bytes(keys.due(shard)));
     touched.add(bytes(keys.held(shard)));
+    touched.add(bytes(keys.inflight(shard)));
     Map<String, Integer> keyIndexes = new HashMap<>();
     List<byte[]> args = new ArrayList<>();
     args.add(bytes(Integer.toString(entries.size())));

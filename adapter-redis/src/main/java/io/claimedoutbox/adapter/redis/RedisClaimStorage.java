@@ -41,6 +41,8 @@ import redis.clients.jedis.params.ZAddParams;
  */
 final class RedisClaimStorage implements ClaimStorage {
 
+  private static final int MAX_LOOKS_PAST_MISPLACED = 8;
+
   private final UnifiedJedis redis;
   private final RedisKeys keys;
   private final RedisCalls calls;
@@ -143,21 +145,31 @@ final class RedisClaimStorage implements ClaimStorage {
 
   /**
    * Whether an entry an index offered as due is due by its own fields. The hash is the truth: an
-   * index score that says "due" for an entry whose lease or retry time lies ahead (a hand edit, or
-   * an index written by an older version) would make every claim fail on it; instead it is passed
-   * over and its score raised to the entry's due time ({@code ZADD XX GT}: never re-adds a member a
-   * script removed meanwhile, never lowers a score a renewal raised).
+   * index member that says "due" for an entry that is not (a finished entry or one taken on append
+   * that an earlier version left in the due index, a lease or retry time ahead after a hand edit)
+   * would stand in every claim's way; instead it is passed over and put right: a finished or claimed
+   * entry is noted in {@code misplaced}, for {@link MisplacedScript}; a pending or failed one's score
+   * is raised to its due time ({@code ZADD XX GT}: never re-adds a member a script removed meanwhile,
+   * never lowers a score).
    */
-  private boolean isDueOrRepair(int shard, OutboxEntry entry, Instant now) {
+  private boolean isDueOrRepair(int shard, OutboxEntry entry, Instant now, Map<Integer, List<String>> misplaced) {
     if (entry.isDue(now)) {
       return true;
     }
-    entry.dueAt().ifPresent(due -> {
-      String index = entry.status() == EntryStatus.CLAIMED ? keys.inflight(shard) : keys.due(shard);
-      calls.safely("repair the due index of " + entry.id(), () -> redis.zadd(index, due.toEpochMilli(),
-          entry.id().value(), ZAddParams.zAddParams().xx().gt()));
-    });
+    if (entry.status() == EntryStatus.PENDING || entry.status() == EntryStatus.FAILED) {
+      entry.dueAt().ifPresent(due -> calls.safely("repair the due index of " + entry.id(),
+          () -> redis.zadd(keys.due(shard), due.toEpochMilli(), entry.id().value(), ZAddParams.zAddParams().xx().gt())));
+    } else {
+      misplaced.computeIfAbsent(shard, s -> new ArrayList<>()).add(entry.id().value());
+    }
     return false;
+  }
+
+  private void putBack(Map<Integer, List<String>> misplaced) {
+    misplaced.forEach((shard, ids) -> {
+      ScriptCall putBack = MisplacedScript.call(keys, shard, ids);
+      calls.safely("put misplaced index members of shard " + shard + " back", () -> putBack.run(redis));
+    });
   }
 
   /** One claim's calls; remembers the shard each peeked candidate came from. */
@@ -175,6 +187,23 @@ final class RedisClaimStorage implements ClaimStorage {
      */
     @Override
     public List<OutboxEntry> dueCandidates(Instant now, int maxEntries, long maxPayloadBytes) {
+      List<OutboxEntry> chosen = List.of();
+      // Members put right may have hidden every due entry: look again rather than report none. Each
+      // look puts right every member it passed over, so each one gets further; the bound keeps one
+      // claim short when an earlier version left a long backlog of them (the next claim goes on).
+      for (int look = 0; look < MAX_LOOKS_PAST_MISPLACED && chosen.isEmpty(); look++) {
+        Map<Integer, List<String>> misplaced = new TreeMap<>();
+        chosen = chooseDue(now, maxEntries, maxPayloadBytes, misplaced);
+        if (misplaced.isEmpty()) {
+          break;
+        }
+        putBack(misplaced);
+      }
+      return chosen;
+    }
+
+    private List<OutboxEntry> chooseDue(Instant now, int maxEntries, long maxPayloadBytes,
+        Map<Integer, List<String>> misplaced) {
       List<DueCandidate> oldest = new ArrayList<>();
       for (int shard = 0; shard < keys.shards(); shard++) {
         oldest.addAll(peek(shard, now, maxEntries, maxPayloadBytes));
@@ -188,7 +217,7 @@ final class RedisClaimStorage implements ClaimStorage {
           break;
         }
         taken++;
-        if (isDueOrRepair(candidate.shard(), candidate.entry(), now)) {
+        if (isDueOrRepair(candidate.shard(), candidate.entry(), now, misplaced)) {
           peeked.put(candidate.entry().id(), candidate.shard());
           chosen.add(candidate.entry());
         }

@@ -18,6 +18,7 @@ import io.claimedoutbox.domain.WriteStamp;
 import java.util.Set;
 import java.util.ArrayList;
 import io.claimedoutbox.port.spi.ClaimWrite;
+import io.claimedoutbox.port.CommitNotifications;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.RequeueResult;
 import io.claimedoutbox.port.StoreArguments;
@@ -28,6 +29,7 @@ import io.claimedoutbox.port.spi.WriteAnswer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
@@ -375,5 +377,76 @@ class RedisAdapterTest {
     assertThat(fixture.client().zscore(fixture.keys().inflight(shard), held.id().value()))
         .as("the in-flight score raised to the lease end").isEqualTo((double) claim.leaseUntil().toEpochMilli());
     assertThat(store.find(held.id()).orElseThrow().currentClaim().orElseThrow().owner()).isEqualTo(WORKER);
+  }
+
+  @ParameterizedTest
+  @EnumSource(RedisTopology.class)
+  @DisplayName("a due index an earlier version left entries taken on append in (delivered, or claimed with a live lease):"
+      + " a claim passes them over, puts them where their hashes say, and claims the entry behind them")
+  void entriesTakenOnAppendLeftInTheDueIndexArePutBack(RedisTopology topology) {
+    RedisOutboxStore store = cleanStore(topology);
+    RedisTestKit fixture = RedisFixtures.of(topology);
+    OutboxEntry delivered = store.append(OutboxMessage.of("t", new byte[] {1}));
+    OutboxEntry held = store.append(OutboxMessage.of("t", new byte[] {2}));
+    List<Claim> claims = store.claimDue(WORKER, 2, LEASE);
+    assertThat(store.tryMarkClaimDelivered(claims.get(0), DeliveryReceipt.none()).isApplied()).isTrue();
+    clock.advance(Duration.ofSeconds(5));
+    OutboxEntry behind = store.append(OutboxMessage.of("t", new byte[] {3}));
+    long earlier = clock.instant().minusSeconds(60).toEpochMilli();
+    for (OutboxEntry misplaced : List.of(delivered, held)) {
+      // as the append of an earlier version wrote an entry taken on append: in the due index
+      int shard = fixture.keys().shardOf(misplaced.id()).orElseThrow();
+      fixture.client().zadd(fixture.keys().due(shard), earlier, misplaced.id().value());
+      fixture.client().zrem(fixture.keys().inflight(shard), misplaced.id().value());
+    }
+
+    List<Claim> claimed = store.claimDue(WorkerId.of("worker-2"), 1, LEASE);
+
+    assertThat(claimed).extracting(Claim::entryId).containsExactly(behind.id());
+    int deliveredShard = fixture.keys().shardOf(delivered.id()).orElseThrow();
+    int heldShard = fixture.keys().shardOf(held.id()).orElseThrow();
+    assertThat(fixture.client().zscore(fixture.keys().due(deliveredShard), delivered.id().value()))
+        .as("the delivered entry in the due index").isNull();
+    assertThat(fixture.client().zscore(fixture.keys().due(heldShard), held.id().value()))
+        .as("the claimed entry in the due index").isNull();
+    assertThat(fixture.client().zscore(fixture.keys().inflight(heldShard), held.id().value()))
+        .as("the claimed entry in the in-flight index, at its lease end")
+        .isEqualTo((double) claims.get(1).leaseUntil().toEpochMilli());
+    assertThat(store.tryMarkClaimDelivered(claims.get(1), DeliveryReceipt.none()).isApplied()).isTrue();
+    assertThat(fixture.client().zscore(fixture.keys().inflight(heldShard), held.id().value()))
+        .as("the claimed entry, delivered, in the in-flight index").isNull();
+  }
+
+  @ParameterizedTest
+  @EnumSource(RedisTopology.class)
+  @DisplayName("an entry a drain takes on append is written to the in-flight index at its lease end, not the due index;"
+      + " its delivery leaves every index but the finished one")
+  void anEntryTakenOnAppendIsInFlight(RedisTopology topology) {
+    RedisOutboxStore store = cleanStore(topology);
+    RedisTestKit fixture = RedisFixtures.of(topology);
+    CommitNotifications.Listener taker = new CommitNotifications.Listener() {
+      @Override
+      public Optional<CommitNotifications.ClaimOnAppend> takeOnAppend(OutboxEntry entry) {
+        return Optional.of(new CommitNotifications.ClaimOnAppend(WORKER, LEASE));
+      }
+
+      @Override
+      public void entriesCommitted(List<OutboxEntry> appended) {}
+    };
+    OutboxEntry taken;
+    try (CommitNotifications.Subscription subscription = store.commitNotifications().subscribe(taker)) {
+      taken = store.append(OutboxMessage.of("t", new byte[] {1}));
+    }
+    int shard = fixture.keys().shardOf(taken.id()).orElseThrow();
+    String id = taken.id().value();
+
+    assertThat(taken.status()).isEqualTo(EntryStatus.CLAIMED);
+    assertThat(fixture.client().zscore(fixture.keys().due(shard), id)).as("in the due index").isNull();
+    assertThat(fixture.client().zscore(fixture.keys().inflight(shard), id)).as("in the in-flight index")
+        .isEqualTo((double) taken.currentClaim().orElseThrow().leaseUntil().toEpochMilli());
+    assertThat(store.tryMarkClaimDelivered(Claim.of(taken), DeliveryReceipt.none()).isApplied()).isTrue();
+    assertThat(fixture.client().zscore(fixture.keys().inflight(shard), id)).as("delivered, in the in-flight index")
+        .isNull();
+    assertThat(fixture.client().zscore(fixture.keys().due(shard), id)).as("delivered, in the due index").isNull();
   }
 }

@@ -358,6 +358,25 @@ public abstract class ClaimingRules extends ConformanceTestBase {
         ClaimTransitionOutcome.STALE_CLAIM, store.tryMarkClaimDelivered(Claim.of(taken), DeliveryReceipt.none()).outcome());
     RuleCheck.require(Rule.C17, store.tryMarkClaimDelivered(afterLease.get(0), DeliveryReceipt.none()).isApplied(),
         () -> "Bob's delivery of the entry he claimed after the lease must be APPLIED");
+
+    // Finished by their holder, entries taken on append must leave the due query for good: once their
+    // leases would have run out, they must not stand before an entry appended later.
+    TakingListener again = new TakingListener(ALICE, 3);
+    List<OutboxEntry> takenAgain = new ArrayList<>();
+    try (CommitNotifications.Subscription subscription = store.commitNotifications().subscribe(again)) {
+      for (int i = 0; i < 3; i++) {
+        takenAgain.add(appendOne());
+      }
+    }
+    for (OutboxEntry entry : takenAgain) {
+      RuleCheck.require(Rule.C17, store.tryMarkClaimDelivered(Claim.of(entry), DeliveryReceipt.none()).isApplied(),
+          () -> "the holder's delivery of an entry taken on append must be APPLIED; entry " + entry.id());
+    }
+    clock.advance(LEASE.plusSeconds(1));
+    OutboxEntry appendedLater = appendOne();
+    RuleCheck.requireEqual(Rule.C17, "a claim of one after three entries taken on append were delivered and their"
+        + " leases would have run out", List.of(appendedLater.id()),
+        store.claimDue(BOB, 1, LEASE).stream().map(Claim::entryId).toList());
   }
 
   /** Takes the first {@code room} entries offered, for {@code worker}, and keeps what it hears. */

@@ -27,18 +27,22 @@ final class RedisReplicatedTopology implements Topology {
   /** Which replicated Redis. */
   enum Kind {
     SENTINEL("redis-replica", "Redis master + replica + 3 sentinels",
-        "kill -9 of the master, sentinels promote the replica, old master back as a replica"),
+        "kill -9 of the master (every second one 0.3 s after the replica was cut off it), sentinels promote"
+            + " the replica, old master back as a replica", List.of(6391, 6392)),
     CLUSTER("redis-cluster-replicas", "Redis Cluster, 3 masters with a replica each, 4 shards",
-        "kill -9 of the master of shard 0, its replica takes over, old master back as a replica");
+        "kill -9 of the master of shard 0, its replica takes over, old master back as a replica",
+        List.of(7111, 7112, 7113, 7114, 7115, 7116));
 
     final String fixture;
     final String title;
     final String fault;
+    final List<Integer> ports;
 
-    Kind(String fixture, String title, String fault) {
+    Kind(String fixture, String title, String fault, List<Integer> ports) {
       this.fixture = fixture;
       this.title = title;
       this.fault = fault;
+      this.ports = ports;
     }
   }
 
@@ -50,6 +54,7 @@ final class RedisReplicatedTopology implements Topology {
   private final String prefix = "outbox-topology-soak-" + Long.toString(System.currentTimeMillis(), 36);
   private final UnifiedJedis client;
   private final RedisOutboxStore store;
+  private final WritePositions positions;
 
   RedisReplicatedTopology(TopologyScript script, Kind kind, boolean waitForReplica) throws Exception {
     this.script = script;
@@ -76,6 +81,7 @@ final class RedisReplicatedTopology implements Topology {
       builder.waitForReplicas(1, WAIT_TIMEOUT);
     }
     this.store = builder.build();
+    this.positions = WritePositions.redis(kind.ports);
   }
 
   @Override
@@ -110,9 +116,15 @@ final class RedisReplicatedTopology implements Topology {
 
   @Override
   public FaultTimes fault(int index) throws Exception {
-    TopologyScript.Run failover = kind == Kind.SENTINEL ? script.run("topology", "failover", kind.fixture)
+    // every second Sentinel failover strikes a replica cut off its master, so an asynchronous one is surely
+    // behind (a Cluster replica cannot be pointed elsewhere; its lag is what the load makes it)
+    TopologyScript.Run failover = kind == Kind.SENTINEL
+        ? script.run("topology", "failover", kind.fixture, index % 2 == 1 ? "cut" : "whole")
         : script.run("topology", "failover", kind.fixture, "{" + prefix + ":0}");
-    return new FaultTimes(failover.at("killing"), failover.at("promoted"), failover.number("replica behind"));
+    long lagSince = positions.lastWrittenUpTo((int) failover.number("killing master"),
+        failover.number("replica at offset"));
+    return new FaultTimes(failover.at("killing"), failover.at("promoted"), failover.number("replica behind"),
+        lagSince);
   }
 
   @Override
@@ -121,7 +133,8 @@ final class RedisReplicatedTopology implements Topology {
   }
 
   @Override
-  public void close() {
+  public void close() throws InterruptedException {
+    positions.close();
     client.close();
   }
 }

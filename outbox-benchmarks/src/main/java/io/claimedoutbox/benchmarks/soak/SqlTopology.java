@@ -55,6 +55,7 @@ final class SqlTopology implements Topology {
   private final List<HikariDataSource> pools = new ArrayList<>();
   private final List<OutboxClaimOutcomeStore> drainStores = new ArrayList<>();
   private final OutboxClaimOutcomeStore appender;
+  private final WritePositions positions;
 
   SqlTopology(Kind kind, TopologyScript script) throws Exception {
     this.kind = kind;
@@ -77,6 +78,11 @@ final class SqlTopology implements Topology {
     } else {
       drainStores.add(JdbcOutboxStore.builder(pool(url(0))).database(database).build());
     }
+    this.positions = switch (kind) {
+      case PG_SYNC -> WritePositions.postgresql(List.of(5441, 5442));
+      case PG_ASYNC -> WritePositions.postgresql(List.of(5443, 5444));
+      case PGBOUNCER, GALERA -> null;
+    };
   }
 
   private String url(int firstNode) {
@@ -154,11 +160,14 @@ final class SqlTopology implements Topology {
     return switch (kind) {
       case PG_SYNC, PG_ASYNC -> {
         TopologyScript.Run failover = script.run("topology", "failover", kind == Kind.PG_SYNC ? "pg-sync" : "pg-async");
-        yield new FaultTimes(failover.at("killing"), failover.at("promoted"), failover.number("standby behind"));
+        long lagSince = positions.lastWrittenUpTo((int) failover.number("killing primary"),
+            failover.number("standby at position"));
+        yield new FaultTimes(failover.at("killing"), failover.at("promoted"), failover.number("standby behind"),
+            lagSince);
       }
       case PGBOUNCER -> {
         TopologyScript.Run restart = script.run("pgbouncer", "restart");
-        yield new FaultTimes(restart.at("[pgbouncer] killing"), restart.at("[pgbouncer] up"), -1);
+        yield FaultTimes.withoutLag(restart.at("[pgbouncer] killing"), restart.at("[pgbouncer] up"));
       }
       case GALERA -> {
         String node = Integer.toString(index % GALERA_NODES.length + 1);
@@ -167,7 +176,7 @@ final class SqlTopology implements Topology {
         TimeUnit.MILLISECONDS.sleep(GALERA_NODE_DOWN.toMillis());
         script.run("topology", "rejoin", "galera", node);
         // the other two nodes went on serving writes once the group evicted the dead one
-        yield new FaultTimes(killed, killed, -1);
+        yield FaultTimes.withoutLag(killed, killed);
       }
     };
   }
@@ -178,7 +187,10 @@ final class SqlTopology implements Topology {
   }
 
   @Override
-  public void close() {
+  public void close() throws InterruptedException {
+    if (positions != null) {
+      positions.close();
+    }
     pools.forEach(HikariDataSource::close);
   }
 }

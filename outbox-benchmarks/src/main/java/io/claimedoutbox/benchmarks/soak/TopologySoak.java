@@ -32,14 +32,14 @@ import java.util.concurrent.locks.LockSupport;
  * wrongly, thrown undocumented, and how long after the topology served writes again the drains
  * delivered again. It exits 1 when a topology breaks its promise: anything wrong, stuck or
  * undocumented; on topologies that replicate synchronously anything lost or undone; on the others a
- * loss not explained by the replication lag (a write acknowledged more than {@code --lag-window}
- * before the failover began); or drains that took more than 10 s to deliver again.
+ * loss or an undone delivery the replication lag does not explain (acknowledged before the node that took
+ * over stopped having every write, from the primary's write positions sampled during the run, see
+ * {@link WritePositions}); or drains that took more than 10 s to deliver again.
  *
  * <pre>
  * java -cp outbox-benchmarks.jar io.claimedoutbox.benchmarks.soak.TopologySoak
  *     [--topologies pg-sync,pg-async,pgbouncer,galera,redis-replica,redis-replica-wait,redis-cluster,
- *     redis-cluster-wait] [--faults 5] [--spacing 6s] [--rate 400]
- *     [--lag-window 1000ms] [--output file.md]
+ *     redis-cluster-wait] [--faults 5] [--spacing 6s] [--rate 400] [--output file.md]
  * </pre>
  * Run from the repository's folder: it starts and fails over the fixtures with {@code .ci/topology}.
  */
@@ -56,7 +56,8 @@ public final class TopologySoak {
   record Outcome(Topology topology, int faults, long acknowledged, long appendFailures, long lost,
       long lostUnexplained, long latestLossBeforeFaultMillis, long stuck, long duplicates, long undone,
       long wrongApplied, long undocumented, long storeFailures, long unknownOutcomes, double maxServedAgainSeconds,
-      List<Double> recoverySeconds, double healthDownSeconds, List<String> drainFailures, long maxBehindBytes) {
+      List<Double> recoverySeconds, double healthDownSeconds, List<String> drainFailures, long maxBehindBytes,
+      long maxLagMillis) {
 
     double maxRecovery() {
       return recoverySeconds.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN);
@@ -85,15 +86,14 @@ public final class TopologySoak {
     int faults = Integer.parseInt(options.getOrDefault("faults", "5"));
     Duration spacing = Duration.ofMillis(millis(options.getOrDefault("spacing", "6s")));
     int rate = Integer.parseInt(options.getOrDefault("rate", "400"));
-    Duration lagWindow = Duration.ofMillis(millis(options.getOrDefault("lag-window", "1000ms")));
     TopologyScript script = TopologyScript.find();
     List<Outcome> outcomes = new ArrayList<>();
     for (String name : names) {
       try (Topology topology = open(name.trim(), script)) {
-        outcomes.add(soak(topology, faults, spacing, rate, lagWindow));
+        outcomes.add(soak(topology, faults, spacing, rate));
       }
     }
-    String report = report(faults, spacing, rate, lagWindow, outcomes);
+    String report = report(faults, spacing, rate, outcomes);
     System.out.println(report);
     if (options.containsKey("output")) {
       Files.writeString(Path.of(options.get("output")), report, StandardCharsets.UTF_8);
@@ -127,8 +127,7 @@ public final class TopologySoak {
     };
   }
 
-  static Outcome soak(Topology topology, int faultCount, Duration spacing, int rate, Duration lagWindow)
-      throws Exception {
+  static Outcome soak(Topology topology, int faultCount, Duration spacing, int rate) throws Exception {
     System.out.printf("topology soak: %s, %d faults (%s) %d s apart, %d entries/s appended%n", topology.name(),
         faultCount, topology.faultDescription(), spacing.toSeconds(), rate);
     Map<OutboxClaimOutcomeStore, SoakLedger> ledgers = new LinkedHashMap<>();
@@ -173,7 +172,7 @@ public final class TopologySoak {
     for (OutboxDrain drain : drains) {
       drain.stop(Duration.ofSeconds(10));
     }
-    return books(topology, ledgers, acknowledged, deliveries, appendFailures.get(), faults, lagWindow, health);
+    return books(topology, ledgers, acknowledged, deliveries, appendFailures.get(), faults, health);
   }
 
   private static boolean isDelivered(OutboxClaimOutcomeStore store, EntryId id) {
@@ -209,7 +208,7 @@ public final class TopologySoak {
 
   private static Outcome books(Topology topology, Map<OutboxClaimOutcomeStore, SoakLedger> ledgers,
       Map<EntryId, Long> acknowledged, Map<EntryId, AtomicInteger> deliveries, long appendFailures,
-      List<Topology.FaultTimes> faults, Duration lagWindow, HealthWatch health) {
+      List<Topology.FaultTimes> faults, HealthWatch health) {
     long lost = 0;
     long lostUnexplained = 0;
     long latestLossBeforeFault = 0;
@@ -221,7 +220,7 @@ public final class TopologySoak {
         lost++;
         long beforeFault = nanosBeforeNextFault(append.getValue(), faults);
         latestLossBeforeFault = Math.max(latestLossBeforeFault, TimeUnit.NANOSECONDS.toMillis(beforeFault));
-        if (!inFailoverWindow(append.getValue(), faults, lagWindow)) {
+        if (!inFailoverWindow(append.getValue(), faults)) {
           lostUnexplained++;
         }
         continue;
@@ -229,6 +228,10 @@ public final class TopologySoak {
       rows.put(append.getKey(), row.get());
       if (row.get().status() != EntryStatus.DELIVERED) {
         stuck++;
+        if (stuck <= 3) {
+          System.out.println("  stuck: " + row.get() + (deliveries.containsKey(append.getKey())
+              ? ", handled " + deliveries.get(append.getKey()).get() + " time(s)" : ", never handled"));
+        }
       }
     }
     long undone = 0;
@@ -245,7 +248,7 @@ public final class TopologySoak {
           }
           // this delivery is not what the entry kept: undone by a failover, or wrongly reported
           boolean explained = topology.mayLoseAcknowledgedWrites()
-              && inFailoverWindow(ledger.appliedAt(result), faults, lagWindow);
+              && inFailoverWindow(ledger.appliedAt(result), faults);
           if (explained || !topology.mayLoseAcknowledgedWrites()) {
             undone++;
           }
@@ -283,7 +286,8 @@ public final class TopologySoak {
     return new Outcome(topology, faults.size(), acknowledged.size(), appendFailures, lost, lostUnexplained,
         latestLossBeforeFault, stuck, duplicates, undone, wrong, undocumented.size(), storeFailures,
         unknownOutcomes, maxServedAgain, recovery, health.downSeconds(), health.failures(),
-        faults.stream().mapToLong(Topology.FaultTimes::behindBytes).max().orElse(-1));
+        faults.stream().mapToLong(Topology.FaultTimes::behindBytes).max().orElse(-1),
+        faults.stream().mapToLong(Topology.FaultTimes::lagMillis).max().orElse(0));
   }
 
   /**
@@ -296,20 +300,21 @@ public final class TopologySoak {
   }
 
   /**
-   * Whether an acknowledgement at {@code at} came in a window a failover may undo: from {@code lagWindow}
-   * before a fault struck until the new primary served writes (an answer already on its way when the old
-   * primary died arrives after the kill). A write acknowledged after the new primary served writes went to it.
+   * Whether an acknowledgement at {@code at} came in a window a failover may undo: from when the node that
+   * took over stopped having every write until the new primary served writes (an answer already on its way
+   * when the old primary died arrives after the kill). A write acknowledged after the new primary served
+   * writes went to it.
    */
-  private static boolean inFailoverWindow(long at, List<Topology.FaultTimes> faults, Duration lagWindow) {
-    return faults.stream().anyMatch(fault -> at >= fault.struck() - lagWindow.toNanos() && at <= fault.servedAgain());
+  private static boolean inFailoverWindow(long at, List<Topology.FaultTimes> faults) {
+    return faults.stream().anyMatch(fault -> at >= fault.lagSince() && at <= fault.servedAgain());
   }
 
-  static String report(int faults, Duration spacing, int rate, Duration lagWindow, List<Outcome> outcomes) {
+  static String report(int faults, Duration spacing, int rate, List<Outcome> outcomes) {
     StringBuilder table = new StringBuilder(String.format(
         "## Topology soak: %d faults per topology, %d s apart; %d entries/s appended; %d drains (concurrency 4,"
             + " lease %d s)%n%n", faults, spacing.toSeconds(), rate, DRAINS, LEASE.toSeconds()));
-    table.append("| topology | replication | fault | faults | taking-over node behind at the kill, max bytes"
-        + " | appended (acknowledged) | appends failed | lost | lost beyond the lag window | stuck | duplicate deliveries | APPLIED undone by a failover"
+    table.append("| topology | replication | fault | faults | taking-over node behind at the kill, max bytes / ms"
+        + " | appended (acknowledged) | appends failed | lost | lost not explained by the lag | stuck | duplicate deliveries | APPLIED undone by a failover"
         + " | wrong APPLIED | undocumented exceptions | store failures / unknown outcomes | served again after, max s"
         + " | drains delivering again after, max s | health DOWN, s in all | verdict |\n");
     table.append("| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---:"
@@ -318,7 +323,7 @@ public final class TopologySoak {
       table.append(String.format("| %s | %s | %s | %d | %s | %,d | %,d | %d%s | %d | %d | %,d | %d | %d | %d | %,d / %,d"
               + " | %.2f | %.2f | %.1f | %s |%n",
           o.topology().name(), o.topology().replication(), o.topology().faultDescription(), o.faults(),
-          o.maxBehindBytes() < 0 ? "–" : String.format("%,d", o.maxBehindBytes()), o.acknowledged(), o.appendFailures(), o.lost(),
+          o.maxBehindBytes() < 0 ? "–" : String.format("%,d / %,d", o.maxBehindBytes(), o.maxLagMillis()), o.acknowledged(), o.appendFailures(), o.lost(),
           o.lost() == 0 ? "" : String.format(" (acknowledged at most %d ms before a kill)", o.latestLossBeforeFaultMillis()),
           o.lostUnexplained(), o.stuck(), o.duplicates(), o.undone(), o.wrongApplied(), o.undocumented(),
           o.storeFailures(), o.unknownOutcomes(), o.maxServedAgainSeconds(), o.maxRecovery(),
@@ -333,9 +338,10 @@ public final class TopologySoak {
           .map(failure -> "`" + failure.replace('`', '\'') + "`").toList()));
       table.append('\n');
     }
-    table.append(String.format("%nA loss is within the lag window when the write was acknowledged at most %d ms"
-        + " before a fault struck, or after it struck but before the new primary served writes; only asynchronous"
-        + " replication may lose such writes.%n", lagWindow.toMillis()));
+    table.append(String.format("%nA loss (or an undone delivery) is explained by the replication lag when the write"
+        + " was acknowledged after the node that took over last had every write (found from the primary's write"
+        + " position, sampled every 10 ms, and the position that node had reached at the kill: the ms behind)"
+        + " and before the new primary served writes; only asynchronous replication may lose such writes.%n"));
     return table.toString();
   }
 }

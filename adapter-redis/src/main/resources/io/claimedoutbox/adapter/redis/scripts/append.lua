@@ -1,8 +1,10 @@
 -- Appends a batch of entries to one shard, atomically: every id is checked before anything is written.
 -- KEYS[1]  the shard's due index (sorted set: entry id scored by due time in epoch millis), KEYS[2]
---          its held index (the same, for entries behind an earlier unfinished entry of their key);
---          then the index of each ordering key the batch holds, {prefix:s}:k:<key>; last, each entry's
---          hash, in the entries' order
+--          its held index (the same, for entries behind an earlier unfinished entry of their key),
+--          KEYS[3] its in-flight index (an entry a drain of the appending JVM took on append is written
+--          CLAIMED and scored by its lease end there, like any claim, so its delivery takes it out of
+--          every index); then the index of each ordering key the batch holds, {prefix:s}:k:<key>; last,
+--          each entry's hash, in the entries' order
 -- ARGV[1]  the number of entries; then, per entry: id, due millis, the KEYS position of its ordering
 --          key's index (0 for none), field count k, k field/value pairs
 -- An entry with an ordering key also joins its key's index, scored by append time, so a claim can
@@ -40,18 +42,23 @@ end
 if repeated > 0 then
   return {'DUPLICATE', 'part of the batch'}
 end
+local function field(entry, name)
+  for f = entry.first, entry.last, 2 do
+    if ARGV[f] == name then return ARGV[f + 1] end
+  end
+  return nil
+end
 for _, entry in ipairs(entries) do
   redis.call('HSET', entry.hash, unpack(ARGV, entry.first, entry.last))
   local index = KEYS[1]
   if entry.keyIndex > 0 then
-    local createdAt = nil
-    for f = entry.first, entry.last, 2 do
-      if ARGV[f] == 'createdAt' then createdAt = ARGV[f + 1] end
-    end
-    redis.call('ZADD', KEYS[entry.keyIndex], createdAt, entry.id)
+    redis.call('ZADD', KEYS[entry.keyIndex], field(entry, 'createdAt'), entry.id)
     if redis.call('ZRANGE', KEYS[entry.keyIndex], 0, 0)[1] ~= entry.id then
       index = KEYS[2]
     end
+  end
+  if field(entry, 'status') == 'CLAIMED' then
+    index = KEYS[3]
   end
   redis.call('ZADD', index, entry.due, entry.id)
 end

@@ -42,6 +42,7 @@ import redis.clients.jedis.params.ZAddParams;
 final class RedisClaimStorage implements ClaimStorage {
 
   private static final int MAX_LOOKS_PAST_MISPLACED = 8;
+  private static final int SWEEP_WIDTH = 1_000;
 
   private final UnifiedJedis redis;
   private final RedisKeys keys;
@@ -165,6 +166,18 @@ final class RedisClaimStorage implements ClaimStorage {
     return false;
   }
 
+  /** Puts right whichever of the shard's next {@link #SWEEP_WIDTH} due members are misplaced. */
+  private void sweep(int shard, Instant now) {
+    String what = "sweep the due index of shard " + shard;
+    ScriptCall dueIds = DuePeek.dueIds(keys, shard, now, SWEEP_WIDTH);
+    List<String> ids = DuePeek.oldestDue(calls.safely(what, () -> dueIds.run(redis)), shard, SWEEP_WIDTH).stream()
+        .map(DueId::id).toList();
+    if (!ids.isEmpty()) {
+      ScriptCall putBack = MisplacedScript.call(keys, shard, ids);
+      calls.safely(what, () -> putBack.run(redis));
+    }
+  }
+
   private void putBack(Map<Integer, List<String>> misplaced) {
     misplaced.forEach((shard, ids) -> {
       ScriptCall putBack = MisplacedScript.call(keys, shard, ids);
@@ -188,9 +201,10 @@ final class RedisClaimStorage implements ClaimStorage {
     @Override
     public List<OutboxEntry> dueCandidates(Instant now, int maxEntries, long maxPayloadBytes) {
       List<OutboxEntry> chosen = List.of();
-      // Members put right may have hidden every due entry: look again rather than report none. Each
-      // look puts right every member it passed over, so each one gets further; the bound keeps one
-      // claim short when an earlier version left a long backlog of them (the next claim goes on).
+      // Members put right may have hidden every due entry: look again rather than report none. A look
+      // that found nothing but misplaced members also sweeps the next SWEEP_WIDTH due members of their
+      // shards (ids only, no payloads), so a long backlog an earlier version left is put right a
+      // thousand at a time, not a claim's batch at a time; the bound keeps one claim short.
       for (int look = 0; look < MAX_LOOKS_PAST_MISPLACED && chosen.isEmpty(); look++) {
         Map<Integer, List<String>> misplaced = new TreeMap<>();
         chosen = chooseDue(now, maxEntries, maxPayloadBytes, misplaced);
@@ -198,6 +212,9 @@ final class RedisClaimStorage implements ClaimStorage {
           break;
         }
         putBack(misplaced);
+        if (chosen.isEmpty()) {
+          misplaced.keySet().forEach(shard -> sweep(shard, now));
+        }
       }
       return chosen;
     }

@@ -381,19 +381,29 @@ class RedisAdapterTest {
 
   @ParameterizedTest
   @EnumSource(RedisTopology.class)
-  @DisplayName("a due index an earlier version left entries taken on append in (delivered, or claimed with a live lease):"
-      + " a claim passes them over, puts them where their hashes say, and claims the entry behind them")
+  @DisplayName("a due index an earlier version left entries taken on append in (delivered, or claimed with a live lease),"
+      + " more of them than a claim asks for: a claim of one puts them where their hashes say and claims the entry behind")
   void entriesTakenOnAppendLeftInTheDueIndexArePutBack(RedisTopology topology) {
     RedisOutboxStore store = cleanStore(topology);
     RedisTestKit fixture = RedisFixtures.of(topology);
-    OutboxEntry delivered = store.append(OutboxMessage.of("t", new byte[] {1}));
+    List<OutboxEntry> misplacedOnes = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      misplacedOnes.add(store.append(OutboxMessage.of("t", new byte[] {1})));
+    }
     OutboxEntry held = store.append(OutboxMessage.of("t", new byte[] {2}));
-    List<Claim> claims = store.claimDue(WORKER, 2, LEASE);
-    assertThat(store.tryMarkClaimDelivered(claims.get(0), DeliveryReceipt.none()).isApplied()).isTrue();
+    misplacedOnes.add(held);
+    List<Claim> claims = store.claimDue(WORKER, 21, LEASE);
+    assertThat(claims).hasSize(21);
+    Claim heldClaim = claims.stream().filter(claim -> claim.entryId().equals(held.id())).findFirst().orElseThrow();
+    for (Claim claim : claims) {
+      if (claim != heldClaim) {
+        assertThat(store.tryMarkClaimDelivered(claim, DeliveryReceipt.none()).isApplied()).isTrue();
+      }
+    }
     clock.advance(Duration.ofSeconds(5));
     OutboxEntry behind = store.append(OutboxMessage.of("t", new byte[] {3}));
     long earlier = clock.instant().minusSeconds(60).toEpochMilli();
-    for (OutboxEntry misplaced : List.of(delivered, held)) {
+    for (OutboxEntry misplaced : misplacedOnes) {
       // as the append of an earlier version wrote an entry taken on append: in the due index
       int shard = fixture.keys().shardOf(misplaced.id()).orElseThrow();
       fixture.client().zadd(fixture.keys().due(shard), earlier, misplaced.id().value());
@@ -403,16 +413,16 @@ class RedisAdapterTest {
     List<Claim> claimed = store.claimDue(WorkerId.of("worker-2"), 1, LEASE);
 
     assertThat(claimed).extracting(Claim::entryId).containsExactly(behind.id());
-    int deliveredShard = fixture.keys().shardOf(delivered.id()).orElseThrow();
+    for (OutboxEntry misplaced : misplacedOnes) {
+      int shard = fixture.keys().shardOf(misplaced.id()).orElseThrow();
+      assertThat(fixture.client().zscore(fixture.keys().due(shard), misplaced.id().value()))
+          .as("%s in the due index", misplaced.id()).isNull();
+    }
     int heldShard = fixture.keys().shardOf(held.id()).orElseThrow();
-    assertThat(fixture.client().zscore(fixture.keys().due(deliveredShard), delivered.id().value()))
-        .as("the delivered entry in the due index").isNull();
-    assertThat(fixture.client().zscore(fixture.keys().due(heldShard), held.id().value()))
-        .as("the claimed entry in the due index").isNull();
     assertThat(fixture.client().zscore(fixture.keys().inflight(heldShard), held.id().value()))
         .as("the claimed entry in the in-flight index, at its lease end")
-        .isEqualTo((double) claims.get(1).leaseUntil().toEpochMilli());
-    assertThat(store.tryMarkClaimDelivered(claims.get(1), DeliveryReceipt.none()).isApplied()).isTrue();
+        .isEqualTo((double) heldClaim.leaseUntil().toEpochMilli());
+    assertThat(store.tryMarkClaimDelivered(heldClaim, DeliveryReceipt.none()).isApplied()).isTrue();
     assertThat(fixture.client().zscore(fixture.keys().inflight(heldShard), held.id().value()))
         .as("the claimed entry, delivered, in the in-flight index").isNull();
   }

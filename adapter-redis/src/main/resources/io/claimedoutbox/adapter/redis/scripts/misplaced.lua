@@ -1,5 +1,6 @@
 -- Puts index members back where their entries' hashes say they belong, in one atomic step, for
--- members a claim's peek offered as due that are not: a DELIVERED or DEAD_LETTERED entry leaves the
+-- members a claim's peek offered as due that are not, or every member of a sweep of the due index
+-- (those whose entries are pending or failed are left alone): a DELIVERED or DEAD_LETTERED entry leaves the
 -- due and in-flight indexes; a CLAIMED entry leaves the due index for the in-flight index, scored by
 -- its lease end, and an in-flight score behind its lease is raised to it. Versions before the fix
 -- wrote an entry a drain took on append into the due index, where its delivery left it for good; a

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import redis.clients.jedis.DefaultJedisClientConfig;
 import redis.clients.jedis.HostAndPort;
 import redis.clients.jedis.Jedis;
@@ -79,47 +80,47 @@ final class WritePositions implements AutoCloseable {
     }
   }
 
-  private void sample(int port, java.util.function.Supplier<Probe> connect) {
+  private void sample(int port, Supplier<Probe> connect) {
     TreeMap<Long, Long> samples = samplesByPort.computeIfAbsent(port, ignored -> new TreeMap<>());
-    Thread sampler = new Thread(() -> {
-      Probe probe = null;
-      while (running) {
-        try {
-          if (probe == null) {
-            probe = connect.get();
-          }
-          long asked = System.nanoTime();
-          Long position = probe.position();
-          if (position != null) {
-            synchronized (samples) {
-              samples.put(asked, position);
-            }
-          }
-          TimeUnit.MILLISECONDS.sleep(INTERVAL_MILLIS);
-        } catch (InterruptedException stopped) {
-          Thread.currentThread().interrupt();
-          break;
-        } catch (Exception nodeDown) {
-          // a killed or restarting node: ask again once it is back
-          if (probe != null) {
-            probe.close();
-            probe = null;
-          }
-          try {
-            TimeUnit.MILLISECONDS.sleep(50);
-          } catch (InterruptedException stopped) {
-            Thread.currentThread().interrupt();
-            break;
-          }
-        }
-      }
-      if (probe != null) {
-        probe.close();
-      }
-    }, "write-positions-" + port);
+    Thread sampler = new Thread(() -> sampleUntilClosed(samples, connect), "write-positions-" + port);
     sampler.setDaemon(true);
     samplers.add(sampler);
     sampler.start();
+  }
+
+  private void sampleUntilClosed(TreeMap<Long, Long> samples, Supplier<Probe> connect) {
+    Probe probe = null;
+    while (running) {
+      long pause = INTERVAL_MILLIS;
+      try {
+        if (probe == null) {
+          probe = connect.get();
+        }
+        long asked = System.nanoTime();
+        Long position = probe.position();
+        if (position != null) {
+          synchronized (samples) {
+            samples.put(asked, position);
+          }
+        }
+      } catch (Exception nodeDown) {
+        // a killed or restarting node: ask again once it is back
+        if (probe != null) {
+          probe.close();
+          probe = null;
+        }
+        pause = 50;
+      }
+      try {
+        TimeUnit.MILLISECONDS.sleep(pause);
+      } catch (InterruptedException stopped) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+    }
+    if (probe != null) {
+      probe.close();
+    }
   }
 
   @Override

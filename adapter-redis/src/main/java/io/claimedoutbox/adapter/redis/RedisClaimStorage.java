@@ -166,23 +166,22 @@ final class RedisClaimStorage implements ClaimStorage {
     return false;
   }
 
-  /** Puts right whichever of the shard's next {@link #SWEEP_WIDTH} due members are misplaced. */
+  /**
+   * Puts right whichever of the shard's next {@link #SWEEP_WIDTH} due members are misplaced: the
+   * window starts at the head, so it holds the members the look just passed over.
+   */
   private void sweep(int shard, Instant now) {
-    String what = "sweep the due index of shard " + shard;
     ScriptCall dueIds = DuePeek.dueIds(keys, shard, now, SWEEP_WIDTH);
-    List<String> ids = DuePeek.oldestDue(calls.safely(what, () -> dueIds.run(redis)), shard, SWEEP_WIDTH).stream()
-        .map(DueId::id).toList();
+    List<String> ids = DuePeek.oldestDue(calls.safely("sweep the due index of shard " + shard,
+        () -> dueIds.run(redis)), shard, SWEEP_WIDTH).stream().map(DueId::id).toList();
     if (!ids.isEmpty()) {
-      ScriptCall putBack = MisplacedScript.call(keys, shard, ids);
-      calls.safely(what, () -> putBack.run(redis));
+      putRight(shard, ids);
     }
   }
 
-  private void putBack(Map<Integer, List<String>> misplaced) {
-    misplaced.forEach((shard, ids) -> {
-      ScriptCall putBack = MisplacedScript.call(keys, shard, ids);
-      calls.safely("put misplaced index members of shard " + shard + " back", () -> putBack.run(redis));
-    });
+  private void putRight(int shard, List<String> ids) {
+    ScriptCall putRight = MisplacedScript.call(keys, shard, ids);
+    calls.safely("put misplaced index members of shard " + shard + " right", () -> putRight.run(redis));
   }
 
   /** One claim's calls; remembers the shard each peeked candidate came from. */
@@ -211,9 +210,10 @@ final class RedisClaimStorage implements ClaimStorage {
         if (misplaced.isEmpty()) {
           break;
         }
-        putBack(misplaced);
         if (chosen.isEmpty()) {
           misplaced.keySet().forEach(shard -> sweep(shard, now));
+        } else {
+          misplaced.forEach(RedisClaimStorage.this::putRight);
         }
       }
       return chosen;

@@ -45,7 +45,8 @@ final class BenchmarkReport {
         .append("taken within a round (same machine state) and then the median. Duplicates and undone are the worst\n")
         .append("round. Our drain runs with default settings except `concurrency(workers)`. CPU columns, medians over\n")
         .append("rounds, per 10,000 entries drained: this JVM's CPU seconds (the contender's drain and the benchmark's\n")
-        .append("handler) and the local database server's (all its processes, from /proc; — for a server this machine\n")
+        .append("handler), of which its JIT compiler threads took \"compiling\" (a drain that has not yet reached\n")
+        .append("compiled speed shows there), and the local database server's (all its processes, from /proc; — for a server this machine\n")
         .append("does not run); machine busy is the share of all cores in use during the drain, by anything; load is\n")
         .append("the 1-minute load average after each round's drain. A busy machine shows as busy cores the JVM and the\n")
         .append("server do not account for. The peers: db-scheduler 16.12.0 and transaction-outbox 4.2.268, the newest\n")
@@ -65,8 +66,8 @@ final class BenchmarkReport {
       Measurement first = inGroup.get(0);
       out.append(String.format("%n## %,d entries, %d workers%n%n", first.entries(), first.workers()));
       out.append("| system | backend | entries/s | duplicates | undone | ours (same backend) ÷ this"
-          + " | JVM CPU s / 10k | server CPU s / 10k | machine busy | load |\n");
-      out.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
+          + " | JVM CPU s / 10k | of it compiling | server CPU s / 10k | machine busy | load |\n");
+      out.append("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n");
       Map<String, List<Measurement>> byKey = new LinkedHashMap<>();
       inGroup.forEach(m -> byKey.computeIfAbsent(m.key(), key -> new ArrayList<>()).add(m));
       byKey.forEach((key, runs) -> {
@@ -74,11 +75,13 @@ final class BenchmarkReport {
         String ratio = any.system().equals(OURS) ? "—" : ratioOfOursTo(inGroup, any)
             .map(value -> String.format("%.2f×", value)).orElse("—");
         double serverCpu = median(runs.stream().map(Measurement::serverCpuPer10k).toList());
-        out.append(String.format("| %s | %s | %,.0f | %d | %d | %s | %.2f | %s | %.0f%% | %s |%n", any.system(),
+        double jitCpu = median(runs.stream().map(Measurement::jitCpuPer10k).toList());
+        out.append(String.format("| %s | %s | %,.0f | %d | %d | %s | %.2f | %s | %s | %.0f%% | %s |%n", any.system(),
             any.backend(), median(runs.stream().map(Measurement::entriesPerSecond).toList()),
             runs.stream().mapToLong(Measurement::duplicates).max().orElse(0),
             runs.stream().mapToLong(Measurement::undone).max().orElse(0), ratio,
             median(runs.stream().map(Measurement::jvmCpuPer10k).toList()),
+            jitCpu < 0 ? "—" : String.format("%.2f", jitCpu),
             serverCpu < 0 ? "—" : String.format("%.2f", serverCpu),
             100 * median(runs.stream().map(m -> m.cpu().machineBusyShare()).toList()),
             runs.stream().map(m -> m.cpu().load()).collect(Collectors.joining(" / "))));

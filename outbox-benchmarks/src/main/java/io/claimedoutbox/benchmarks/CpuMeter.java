@@ -7,12 +7,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
- * Where the CPU went while one contender drained: this JVM's own CPU time, the CPU time of the
- * local database server's processes (read from {@code /proc}, so only for a server on this
- * machine), and how busy the whole machine was. A reader can then tell a slow drain (much CPU per
- * entry) from a busy machine (other processes took the cores).
+ * Where the CPU went while one contender drained: this JVM's own CPU time and the part of it its
+ * JIT compiler threads took, the CPU time of the local database server's processes (read from
+ * {@code /proc}, so only for a server on this machine), and how busy the whole machine was. A reader
+ * can then tell a slow drain (much CPU per entry) from a busy machine (other processes took the
+ * cores), and a drain still being compiled from one that runs compiled code.
  */
 final class CpuMeter {
 
@@ -20,12 +22,14 @@ final class CpuMeter {
   private static final double TICKS_PER_SECOND = 100.0;
 
   /** The CPU used between {@link #start} and {@link Reading#stop}. */
-  record Used(double jvmSeconds, double serverSeconds, double machineBusyShare, double otherSeconds, String load) {
+  record Used(double jvmSeconds, double jitSeconds, double serverSeconds, double machineBusyShare,
+      double otherSeconds, String load) {
 
-    /** @return the JVM's and the server's CPU seconds per 10,000 entries, and the machine's state */
+    /** @return the JVM's (and its compiler threads') and the server's CPU seconds per 10,000 entries, and the machine's state */
     String per10k(int entries) {
       double scale = 10_000.0 / entries;
-      return String.format(Locale.ROOT, "%.2f | %s | %.0f%% | %.2f | %s", jvmSeconds * scale,
+      return String.format(Locale.ROOT, "%.2f | %s | %s | %.0f%% | %.2f | %s", jvmSeconds * scale,
+          jitSeconds < 0 ? "—" : String.format(Locale.ROOT, "%.2f", jitSeconds * scale),
           serverSeconds < 0 ? "—" : String.format(Locale.ROOT, "%.2f", serverSeconds * scale),
           machineBusyShare * 100, otherSeconds * scale, load);
     }
@@ -35,6 +39,7 @@ final class CpuMeter {
   static final class Reading {
     private final Set<String> serverProcesses;
     private final long jvmNanos;
+    private final long jitTicks;
     private final long serverTicks;
     private final long[] machine;
     private final long startedNanos;
@@ -42,6 +47,7 @@ final class CpuMeter {
     private Reading(Set<String> serverProcesses) {
       this.serverProcesses = serverProcesses;
       this.jvmNanos = jvmCpuNanos();
+      this.jitTicks = compilerThreadTicks();
       this.serverTicks = serverTicks(serverProcesses);
       this.machine = machineTicks();
       this.startedNanos = System.nanoTime();
@@ -50,6 +56,8 @@ final class CpuMeter {
     Used stop() {
       double wall = (System.nanoTime() - startedNanos) / 1e9;
       double jvm = (jvmCpuNanos() - jvmNanos) / 1e9;
+      long jitNow = compilerThreadTicks();
+      double jit = jitTicks < 0 || jitNow < 0 ? -1 : (jitNow - jitTicks) / TICKS_PER_SECOND;
       long serverNow = serverTicks(serverProcesses);
       double server = serverTicks < 0 || serverNow < 0 ? -1 : (serverNow - serverTicks) / TICKS_PER_SECOND;
       long[] now = machineTicks();
@@ -60,7 +68,7 @@ final class CpuMeter {
         busySeconds = busyShare * wall * Runtime.getRuntime().availableProcessors();
       }
       double other = Math.max(0, busySeconds - jvm - Math.max(0, server));
-      return new Used(jvm, server, busyShare, other, loadAverage());
+      return new Used(jvm, jit, server, busyShare, other, loadAverage());
     }
   }
 
@@ -93,6 +101,42 @@ final class CpuMeter {
         .getProcessCpuTime();
   }
 
+  /**
+   * @return user plus system ticks of this JVM's JIT compiler threads (HotSpot names them "C1
+   *     CompilerThread…" and "C2 CompilerThread…"; the kernel keeps 15 characters); -1 when unreadable.
+   *     A thread that ended since the start takes its ticks with it, so this can only undercount.
+   */
+  private static long compilerThreadTicks() {
+    long ticks = 0;
+    try (DirectoryStream<Path> threads = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+      for (Path thread : threads) {
+        String stat;
+        try {
+          stat = Files.readString(thread.resolve("stat"));
+        } catch (IOException gone) {
+          continue;
+        }
+        long threadTicks = ticksIf(stat, name -> name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre"));
+        ticks += Math.max(0, threadTicks);
+      }
+    } catch (IOException | RuntimeException unreadable) {
+      return -1;
+    }
+    return ticks;
+  }
+
+  /** @return utime plus stime of a {@code /proc/…/stat} line whose name passes, else -1 */
+  private static long ticksIf(String stat, Predicate<String> name) {
+    int open = stat.indexOf('(');
+    int close = stat.lastIndexOf(')');
+    if (open < 0 || close < open || !name.test(stat.substring(open + 1, close))) {
+      return -1;
+    }
+    // after the name: state is field 3; utime and stime are fields 14 and 15
+    String[] fields = stat.substring(close + 2).split(" ");
+    return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+  }
+
   /** @return user plus system ticks of every process with one of these names; -1 when none is readable */
   private static long serverTicks(Set<String> names) {
     if (names.isEmpty()) {
@@ -108,15 +152,11 @@ final class CpuMeter {
         } catch (IOException gone) {
           continue;
         }
-        int open = stat.indexOf('(');
-        int close = stat.lastIndexOf(')');
-        if (open < 0 || close < open || !names.contains(stat.substring(open + 1, close))) {
-          continue;
+        long processTicks = ticksIf(stat, names::contains);
+        if (processTicks >= 0) {
+          ticks += processTicks;
+          found = true;
         }
-        // after the name: state is field 3; utime and stime are fields 14 and 15
-        String[] fields = stat.substring(close + 2).split(" ");
-        ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-        found = true;
       }
     } catch (IOException | RuntimeException unreadable) {
       return -1;

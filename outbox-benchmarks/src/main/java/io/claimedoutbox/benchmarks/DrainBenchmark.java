@@ -119,7 +119,7 @@ public final class DrainBenchmark {
               Measurement measured = measure(contender, entries, workers, round);
               measurements.add(measured);
               System.out.printf("round %d  %,8d entries  %2d workers  %-40s %-36s %,10.0f entries/s"
-                      + "  duplicates %d  undone %d  CPU s per 10k: JVM | server | machine busy | others | load: %s%n",
+                      + "  duplicates %d  undone %d  CPU s per 10k: JVM | of it compiling | server | machine busy | others | load: %s%n",
                   round, entries, workers, contender.name(), contender.backend(), measured.entriesPerSecond(),
                   measured.duplicates(), measured.undone(), measured.cpu().per10k(entries));
               if (!measured.storeCalls().isEmpty()) {

@@ -22,6 +22,11 @@ record Measurement(String system, String backend, int entries, int workers, int 
     return cpu.jvmSeconds() * 10_000 / entries;
   }
 
+  /** @return the CPU seconds of this JVM's JIT compiler threads per 10,000 entries (part of {@link #jvmCpuPer10k}); negative when not measured */
+  double jitCpuPer10k() {
+    return cpu.jitSeconds() < 0 ? -1 : cpu.jitSeconds() * 10_000 / entries;
+  }
+
   /** @return the database server's CPU seconds per 10,000 entries; negative when not measured */
   double serverCpuPer10k() {
     return cpu.serverSeconds() < 0 ? -1 : cpu.serverSeconds() * 10_000 / entries;

@@ -103,60 +103,44 @@ final class CpuMeter {
 
   /**
    * @return user plus system ticks of this JVM's JIT compiler threads (HotSpot names them "C1
-   *     CompilerThread…" and "C2 CompilerThread…"; the kernel keeps 15 characters); -1 when unreadable.
-   *     A thread that ended since the start takes its ticks with it, so this can only undercount.
+   *     CompilerThread…" and "C2 CompilerThread…"; the kernel keeps 15 characters); -1 when unreadable
+   *     or none runs. A thread that ended since the start takes its ticks with it, so this can only
+   *     undercount.
    */
   private static long compilerThreadTicks() {
-    long ticks = 0;
-    try (DirectoryStream<Path> threads = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
-      for (Path thread : threads) {
-        String stat;
-        try {
-          stat = Files.readString(thread.resolve("stat"));
-        } catch (IOException gone) {
-          continue;
-        }
-        long threadTicks = ticksIf(stat, name -> name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre"));
-        ticks += Math.max(0, threadTicks);
-      }
-    } catch (IOException | RuntimeException unreadable) {
-      return -1;
-    }
-    return ticks;
-  }
-
-  /** @return utime plus stime of a {@code /proc/…/stat} line whose name passes, else -1 */
-  private static long ticksIf(String stat, Predicate<String> name) {
-    int open = stat.indexOf('(');
-    int close = stat.lastIndexOf(')');
-    if (open < 0 || close < open || !name.test(stat.substring(open + 1, close))) {
-      return -1;
-    }
-    // after the name: state is field 3; utime and stime are fields 14 and 15
-    String[] fields = stat.substring(close + 2).split(" ");
-    return Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+    return ticksOf(Path.of("/proc/self/task"), "*",
+        name -> name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre"));
   }
 
   /** @return user plus system ticks of every process with one of these names; -1 when none is readable */
   private static long serverTicks(Set<String> names) {
-    if (names.isEmpty()) {
-      return -1;
-    }
+    return names.isEmpty() ? -1 : ticksOf(Path.of("/proc"), "[0-9]*", names::contains);
+  }
+
+  /**
+   * @param directory {@code /proc} or a process's {@code task} directory
+   * @return user plus system ticks of the entries whose name passes; -1 when unreadable or none passes
+   */
+  private static long ticksOf(Path directory, String glob, Predicate<String> name) {
     long ticks = 0;
     boolean found = false;
-    try (DirectoryStream<Path> processes = Files.newDirectoryStream(Path.of("/proc"), "[0-9]*")) {
-      for (Path process : processes) {
+    try (DirectoryStream<Path> entries = Files.newDirectoryStream(directory, glob)) {
+      for (Path entry : entries) {
         String stat;
         try {
-          stat = Files.readString(process.resolve("stat"));
+          stat = Files.readString(entry.resolve("stat"));
         } catch (IOException gone) {
           continue;
         }
-        long processTicks = ticksIf(stat, names::contains);
-        if (processTicks >= 0) {
-          ticks += processTicks;
-          found = true;
+        int open = stat.indexOf('(');
+        int close = stat.lastIndexOf(')');
+        if (open < 0 || close < open || !name.test(stat.substring(open + 1, close))) {
+          continue;
         }
+        // after the name: state is field 3; utime and stime are fields 14 and 15
+        String[] fields = stat.substring(close + 2).split(" ");
+        ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+        found = true;
       }
     } catch (IOException | RuntimeException unreadable) {
       return -1;

@@ -57,7 +57,8 @@ final class CpuMeter {
       double wall = (System.nanoTime() - startedNanos) / 1e9;
       double jvm = (jvmCpuNanos() - jvmNanos) / 1e9;
       long jitNow = compilerThreadTicks();
-      double jit = jitTicks < 0 || jitNow < 0 ? -1 : (jitNow - jitTicks) / TICKS_PER_SECOND;
+      // a compiler thread that ended took its ticks along: never below zero
+      double jit = jitTicks < 0 || jitNow < 0 ? -1 : Math.max(0, jitNow - jitTicks) / TICKS_PER_SECOND;
       long serverNow = serverTicks(serverProcesses);
       double server = serverTicks < 0 || serverNow < 0 ? -1 : (serverNow - serverTicks) / TICKS_PER_SECOND;
       long[] now = machineTicks();

@@ -45,9 +45,9 @@ final class BenchmarkReport {
         .append("taken within a round (same machine state) and then the median. Duplicates and undone are the worst\n")
         .append("round. Our drain runs with default settings except `concurrency(workers)`. CPU columns, medians over\n")
         .append("rounds, per 10,000 entries drained: this JVM's CPU seconds (the contender's drain and the benchmark's\n")
-        .append("handler), of which its JIT compiler threads took \"compiling\" (a drain that has not yet reached\n")
-        .append("compiled speed shows there), and the local database server's (all its processes, from /proc; — for a server this machine\n")
-        .append("does not run); machine busy is the share of all cores in use during the drain, by anything; load is\n")
+        .append("handler), of which its JIT compiler threads took \"compiling\" (a drain not yet at compiled speed\n")
+        .append("shows there), and the local database server's (all its processes, from /proc; — for a server this\n")
+        .append("machine does not run); machine busy is the share of all cores in use during the drain, by anything; load is\n")
         .append("the 1-minute load average after each round's drain. A busy machine shows as busy cores the JVM and the\n")
         .append("server do not account for. The peers: db-scheduler 16.12.0 and transaction-outbox 4.2.268, the newest\n")
         .append("of each that resolves from Maven Central here (transaction-outbox's 7.x line does not), and what Spring\n")
@@ -81,8 +81,7 @@ final class BenchmarkReport {
             runs.stream().mapToLong(Measurement::duplicates).max().orElse(0),
             runs.stream().mapToLong(Measurement::undone).max().orElse(0), ratio,
             median(runs.stream().map(Measurement::jvmCpuPer10k).toList()),
-            jitCpu < 0 ? "—" : String.format("%.2f", jitCpu),
-            serverCpu < 0 ? "—" : String.format("%.2f", serverCpu),
+            CpuMeter.seconds(jitCpu), CpuMeter.seconds(serverCpu),
             100 * median(runs.stream().map(m -> m.cpu().machineBusyShare()).toList()),
             runs.stream().map(m -> m.cpu().load()).collect(Collectors.joining(" / "))));
       });

@@ -25,14 +25,18 @@ final class CpuMeter {
   record Used(double jvmSeconds, double jitSeconds, double serverSeconds, double machineBusyShare,
       double otherSeconds, String load) {
 
-    /** @return the JVM's (and its compiler threads') and the server's CPU seconds per 10,000 entries, and the machine's state */
+    /** @return CPU seconds per 10,000 entries (the JVM's, of it compiling, the server's) and the machine's state */
     String per10k(int entries) {
       double scale = 10_000.0 / entries;
       return String.format(Locale.ROOT, "%.2f | %s | %s | %.0f%% | %.2f | %s", jvmSeconds * scale,
-          jitSeconds < 0 ? "—" : String.format(Locale.ROOT, "%.2f", jitSeconds * scale),
-          serverSeconds < 0 ? "—" : String.format(Locale.ROOT, "%.2f", serverSeconds * scale),
+          seconds(jitSeconds < 0 ? -1 : jitSeconds * scale), seconds(serverSeconds < 0 ? -1 : serverSeconds * scale),
           machineBusyShare * 100, otherSeconds * scale, load);
     }
+  }
+
+  /** @return CPU seconds as the reports print them: two decimals, or — when not measured (negative) */
+  static String seconds(double value) {
+    return value < 0 ? "—" : String.format(Locale.ROOT, "%.2f", value);
   }
 
   /** A started measurement. */

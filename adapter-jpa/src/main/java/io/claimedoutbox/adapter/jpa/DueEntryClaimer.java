@@ -108,7 +108,7 @@ abstract class DueEntryClaimer implements ClaimStorage {
     public List<WriteAnswer> writeClaims(List<ClaimWrite> writes) {
       List<RowWriter.RowWrite> rows = new ArrayList<>(writes.size());
       for (ClaimWrite write : writes) {
-        rows.add(new RowWriter.RowWrite(write.claimed(), write.expectedRevision(), null));
+        rows.add(new RowWriter.RowWrite(write.candidate(), write.claimed(), null));
       }
       int[] outcomes;
       try {

@@ -21,8 +21,19 @@ import java.util.List;
  */
 abstract class RowWriter {
 
-  /** What one element writes: the new entry, the revision it replaces, the claim that must hold it. */
-  record RowWrite(OutboxEntry written, long expectedRevision, Claim heldBy) {}
+  /**
+   * What one element writes: the entry it was computed from, the new entry, the claim that must hold
+   * it (null for a claim's own write). Every write raises the revision, so a row still at
+   * {@code basis}'s revision holds exactly {@code basis}: a writer may leave a column that
+   * {@code written} does not change as it is stored.
+   */
+  record RowWrite(OutboxEntry basis, OutboxEntry written, Claim heldBy) {
+
+    /** The revision the row must still be at to be written. */
+    long expectedRevision() {
+      return basis.revision();
+    }
+  }
 
   /** This row was written. */
   static final int WRITTEN = 1;

@@ -24,17 +24,34 @@ import java.util.function.Function;
  * of once per row. A claim's owner, time, lease and write stamp are the same for the whole batch,
  * and so are a delivery's cleared claim fields; binding them once spares the JVM formatting and the
  * server decoding hundreds of equal values (a claim of first attempts sends three per-row columns
- * instead of nineteen). The statement text depends on which columns are uniform; the few shapes that
- * occur are kept, so each is prepared like any other statement the driver caches.
+ * instead of nineteen).
+ *
+ * <p>A column that no row of the batch changes is not assigned at all: a row is written only while
+ * it is at its basis's revision, and then it holds the basis, so the column keeps the value it
+ * has. Neither a claim nor a delivery changes an entry's {@code available_at}, which differs from
+ * entry to entry; sending it per row cost the JVM a formatted instant per row and the server its
+ * parsing, for nothing.
+ *
+ * <p>The statement text depends on which columns are uniform and which unchanged; the few shapes
+ * that occur are kept, so each is prepared like any other statement the driver caches.
  */
 abstract class SetRowWriter extends RowWriter {
 
-  /** A column of the batch: its name in the statement, how it is sent, its value in each write. */
-  record Column(String name, Kind kind, Function<RowWrite, Object> value) {}
+  /**
+   * A column of the batch: its name in the statement, how it is sent, its value in each write and,
+   * for a column the statement may assign, its value in the write's basis (else null).
+   */
+  record Column(String name, Kind kind, Function<RowWrite, Object> value, Function<RowWrite, Object> stored) {
+
+    Column(String name, Kind kind, Function<RowWrite, Object> value) {
+      this(name, kind, value, null);
+    }
+  }
 
   /** The columns the statement assigns, in the order of its SET clause: {@link EntryColumn#ASSIGNED}. */
   private static final List<Column> ASSIGNED = EntryColumn.ASSIGNED.stream()
-      .map(column -> new Column(column.sqlName(), column.kind(), row -> column.valueOf(row.written())))
+      .map(column -> new Column(column.sqlName(), column.kind(), row -> column.valueOf(row.written()),
+          row -> column.valueOf(row.basis())))
       .toList();
 
   private static final Column ID = new Column("id", Kind.TEXT, row -> row.written().id().value());
@@ -45,6 +62,13 @@ abstract class SetRowWriter extends RowWriter {
 
   private static final List<Column> WRITE_COLUMNS = concat(ASSIGNED, List.of(ID, EXPECTED_REVISION));
   private static final List<Column> TRANSITION_COLUMNS = concat(WRITE_COLUMNS, List.of(HELD_OWNER, HELD_NONCE));
+
+  static {
+    // a batch's shape is two bit masks over these columns, each in an int and one shifted by one
+    if (TRANSITION_COLUMNS.size() >= Integer.SIZE - 1) {
+      throw new IllegalStateException("too many columns for a shape's masks: " + TRANSITION_COLUMNS.size());
+    }
+  }
 
   /** Binds one parameter of a statement from the batch's values ({@code values[column][row]}). */
   @FunctionalInterface
@@ -109,21 +133,29 @@ abstract class SetRowWriter extends RowWriter {
     boolean transitions = writes.get(0).heldBy() != null;
     List<Column> columns = transitions ? TRANSITION_COLUMNS : WRITE_COLUMNS;
     Object[][] values = new Object[columns.size()][];
-    long uniform = 0;
+    int uniform = 0;
+    int unchanged = 0;
     for (int c = 0; c < columns.size(); c++) {
       Column column = columns.get(c);
       values[c] = new Object[writes.size()];
       boolean same = column != ID;
+      boolean kept = column.stored() != null;
       for (int r = 0; r < writes.size(); r++) {
         values[c][r] = column.value().apply(writes.get(r));
         same = same && Objects.equals(values[c][r], values[c][0]);
+        kept = kept && Objects.equals(values[c][r], column.stored().apply(writes.get(r)));
       }
-      if (same) {
-        uniform |= 1L << c;
+      if (kept) {
+        unchanged |= 1 << c;
+      } else if (same) {
+        uniform |= 1 << c;
       }
     }
-    long key = uniform << 1 | (transitions ? 1 : 0);
-    Fragment shape = shapes.computeIfAbsent(key, ignored -> shape(columns, key >>> 1, transitions));
+    long key = (long) unchanged << Integer.SIZE | (long) uniform << 1 | (transitions ? 1 : 0);
+    int uniformColumns = uniform;
+    int unchangedColumns = unchanged;
+    Fragment shape = shapes.computeIfAbsent(key,
+        ignored -> shape(columns, uniformColumns, unchangedColumns, transitions));
     try (PreparedStatement update = connection.prepareStatement(shape.text())) {
       for (int p = 0; p < shape.parameters().size(); p++) {
         shape.parameters().get(p).bind(update, p + 1, values, connection);
@@ -132,17 +164,22 @@ abstract class SetRowWriter extends RowWriter {
     }
   }
 
-  /** The statement for a batch whose columns marked in {@code uniform} are bound once. */
-  private Fragment shape(List<Column> columns, long uniform, boolean transitions) {
+  /**
+   * The statement for a batch whose columns marked in {@code uniform} are bound once and whose
+   * columns marked in {@code unchanged} are left as stored.
+   */
+  private Fragment shape(List<Column> columns, int uniform, int unchanged, boolean transitions) {
     Fragment set = new Fragment("", List.of());
     for (int c = 0; c < ASSIGNED.size(); c++) {
-      set = set.then((c == 0 ? "" : ", ") + assigned(ASSIGNED.get(c).name()) + " = ")
-          .then(reference(columns, c, uniform));
+      if ((unchanged & 1 << c) == 0) {
+        set = set.then((set.text().isEmpty() ? "" : ", ") + assigned(ASSIGNED.get(c).name()) + " = ")
+            .then(reference(columns, c, uniform));
+      }
     }
     List<Column> perRow = new ArrayList<>();
     List<Integer> indexes = new ArrayList<>();
     for (int c = 0; c < columns.size(); c++) {
-      if ((uniform & 1L << c) == 0) {
+      if (((uniform | unchanged) & 1 << c) == 0) {
         perRow.add(columns.get(c));
         indexes.add(c);
       }
@@ -159,9 +196,9 @@ abstract class SetRowWriter extends RowWriter {
   }
 
   /** How the statement refers to column {@code c}: {@code v.name} when it travels per row, else a scalar. */
-  private Fragment reference(List<Column> columns, int c, long uniform) {
+  private Fragment reference(List<Column> columns, int c, int uniform) {
     Column column = columns.get(c);
-    if ((uniform & 1L << c) == 0) {
+    if ((uniform & 1 << c) == 0) {
       return new Fragment("v." + column.name(), List.of());
     }
     Kind kind = column.kind();

@@ -36,7 +36,7 @@ final class SqlConditionalWrites implements ConditionalWrites {
   public List<WriteAnswer> writeAll(List<ConditionalWrite> writes) {
     List<RowWriter.RowWrite> rows = new ArrayList<>(writes.size());
     for (ConditionalWrite write : writes) {
-      rows.add(new RowWriter.RowWrite(write.next(), write.expectedRevision(), write.claim()));
+      rows.add(new RowWriter.RowWrite(write.basis(), write.next(), write.claim()));
     }
     int[] outcomes;
     try {

@@ -105,7 +105,7 @@ class BatchWritePlanTest {
     for (Claim claim : claims) {
       OutboxEntry snapshot = claim.snapshot();
       OutboxEntry next = snapshot.toBuilder().revision(snapshot.revision() + 1).build();
-      writes.add(new RowWriter.RowWrite(next, snapshot.revision(), claim));
+      writes.add(new RowWriter.RowWrite(snapshot, next, claim));
     }
     return writes;
   }

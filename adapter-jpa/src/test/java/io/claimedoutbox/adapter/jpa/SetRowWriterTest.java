@@ -42,7 +42,8 @@ class SetRowWriterTest {
         case 6 -> EntryId.of(claim.snapshot().id().value() + "-missing");
         default -> claim.snapshot().id();
       };
-      writes.add(new RowWriter.RowWrite(noted(claim.snapshot(), id, AWKWARD_TEXTS.get(i)), expected, claim));
+      writes.add(new RowWriter.RowWrite(atRevision(claim.snapshot(), expected), noted(claim.snapshot(), id, AWKWARD_TEXTS.get(i)),
+          claim));
     }
 
     int[] outcomes;
@@ -71,7 +72,7 @@ class SetRowWriterTest {
     for (int i = 0; i < claims.size(); i++) {
       OutboxEntry snapshot = claims.get(i).snapshot();
       String text = i < AWKWARD_TEXTS.size() ? AWKWARD_TEXTS.get(i) : null;
-      writes.add(new RowWriter.RowWrite(noted(snapshot, snapshot.id(), text), snapshot.revision(), claims.get(i)));
+      writes.add(new RowWriter.RowWrite(snapshot, noted(snapshot, snapshot.id(), text), claims.get(i)));
     }
 
     try (Connection connection = kit.dataSource().getConnection()) {
@@ -98,7 +99,8 @@ class SetRowWriterTest {
     for (int i = 0; i < claims.size(); i++) {
       OutboxEntry snapshot = claims.get(i).snapshot();
       long expected = i == 1 ? snapshot.revision() - 1 : snapshot.revision();
-      writes.add(new RowWriter.RowWrite(noted(snapshot, snapshot.id(), "note " + i), expected, claims.get(i)));
+      writes.add(new RowWriter.RowWrite(atRevision(snapshot, expected), noted(snapshot, snapshot.id(), "note " + i),
+          claims.get(i)));
     }
 
     try (Connection connection = kit.dataSource().getConnection()) {
@@ -111,6 +113,38 @@ class SetRowWriterTest {
     assertThat(stored(kit, database, claims.get(0).snapshot().id())).contains(writes.get(0).written());
     assertThat(stored(kit, database, claims.get(1).snapshot().id())).contains(claims.get(1).snapshot());
     assertThat(stored(kit, database, claims.get(2).snapshot().id())).contains(writes.get(2).written());
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @EnumSource(value = TestDatabase.class, names = {"POSTGRESQL", "MARIADB"})
+  @DisplayName("a column no row changes keeps each row's own stored value; a column one row changes is written in that row")
+  void leavesUnchangedColumnsAsStoredAndWritesTheRest(TestDatabase database) throws SQLException {
+    JpaTestKit kit = cleanKit(database);
+    List<Claim> claims = claims(kit, 4);
+    List<RowWriter.RowWrite> notes = new ArrayList<>();
+    for (int i = 0; i < claims.size(); i++) {
+      OutboxEntry snapshot = claims.get(i).snapshot();
+      notes.add(new RowWriter.RowWrite(snapshot, noted(snapshot, snapshot.id(), "note " + i), claims.get(i)));
+    }
+    List<RowWriter.RowWrite> progress = new ArrayList<>();
+    for (int i = 0; i < claims.size(); i++) {
+      OutboxEntry noted = notes.get(i).written();
+      OutboxEntry next = noted.toBuilder().progress(i == 2 ? "only this row's progress" : noted.progress().orElseThrow())
+          .nextRevision(WriteStamp.fresh()).build();
+      progress.add(new RowWriter.RowWrite(noted, next, claims.get(i)));
+    }
+
+    try (Connection connection = kit.dataSource().getConnection()) {
+      connection.setAutoCommit(true);
+      RowWriter writer = RowWriter.of(dialect(database));
+      assertThat(writer.write(connection, notes)).as("the notes' outcomes").containsOnly(RowWriter.WRITTEN);
+      assertThat(writer.write(connection, progress)).as("the progress' outcomes").containsOnly(RowWriter.WRITTEN);
+    }
+
+    for (int i = 0; i < claims.size(); i++) {
+      OutboxEntry written = progress.get(i).written();
+      assertThat(stored(kit, database, written.id())).as("row %d as stored", i).contains(written);
+    }
   }
 
   private static JpaTestKit cleanKit(TestDatabase database) {
@@ -134,6 +168,11 @@ class SetRowWriterTest {
   /** The next state of a claimed entry under {@code id}: a note and a new revision with a stamp of its own. */
   private static OutboxEntry noted(OutboxEntry snapshot, EntryId id, String note) {
     return snapshot.toBuilder().id(id).lastError(note).progress(note).nextRevision(WriteStamp.fresh()).build();
+  }
+
+  /** {@code snapshot} as if the row had been at {@code revision}: a basis the stored row does not match. */
+  private static OutboxEntry atRevision(OutboxEntry snapshot, long revision) {
+    return snapshot.toBuilder().revision(revision).build();
   }
 
   private static Optional<OutboxEntry> stored(JpaTestKit kit, TestDatabase database, EntryId id) throws SQLException {

@@ -23,14 +23,14 @@ import java.util.function.Function;
  * <p>A column whose value is the same in every row of the batch is bound once, as a scalar, instead
  * of once per row. A claim's owner, time, lease and write stamp are the same for the whole batch,
  * and so are a delivery's cleared claim fields; binding them once spares the JVM formatting and the
- * server decoding hundreds of equal values (a claim of first attempts sends three per-row columns
- * instead of nineteen).
+ * server decoding hundreds of equal values.
  *
  * <p>A column that no row of the batch changes is not assigned at all: a row is written only while
  * it is at its basis's revision, and then it holds the basis, so the column keeps the value it
  * has. Neither a claim nor a delivery changes an entry's {@code available_at}, which differs from
  * entry to entry; sending it per row cost the JVM a formatted instant per row and the server its
- * parsing, for nothing.
+ * parsing, for nothing. A claim of first attempts sends two per-row columns (ids and tokens) where
+ * it would send nineteen, a delivery three (ids, the tokens held, write stamps).
  *
  * <p>The statement text depends on which columns are uniform and which unchanged; the few shapes
  * that occur are kept, so each is prepared like any other statement the driver caches.

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.IntFunction;
 import org.junit.jupiter.api.DisplayName;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -68,12 +69,7 @@ class SetRowWriterTest {
   void storesTextsExactly(TestDatabase database) throws SQLException {
     JpaTestKit kit = cleanKit(database);
     List<Claim> claims = claims(kit, AWKWARD_TEXTS.size() + 1);
-    List<RowWriter.RowWrite> writes = new ArrayList<>();
-    for (int i = 0; i < claims.size(); i++) {
-      OutboxEntry snapshot = claims.get(i).snapshot();
-      String text = i < AWKWARD_TEXTS.size() ? AWKWARD_TEXTS.get(i) : null;
-      writes.add(new RowWriter.RowWrite(snapshot, noted(snapshot, snapshot.id(), text), claims.get(i)));
-    }
+    List<RowWriter.RowWrite> writes = notes(claims, i -> i < AWKWARD_TEXTS.size() ? AWKWARD_TEXTS.get(i) : null);
 
     try (Connection connection = kit.dataSource().getConnection()) {
       connection.setAutoCommit(false);
@@ -121,11 +117,7 @@ class SetRowWriterTest {
   void leavesUnchangedColumnsAsStoredAndWritesTheRest(TestDatabase database) throws SQLException {
     JpaTestKit kit = cleanKit(database);
     List<Claim> claims = claims(kit, 4);
-    List<RowWriter.RowWrite> notes = new ArrayList<>();
-    for (int i = 0; i < claims.size(); i++) {
-      OutboxEntry snapshot = claims.get(i).snapshot();
-      notes.add(new RowWriter.RowWrite(snapshot, noted(snapshot, snapshot.id(), "note " + i), claims.get(i)));
-    }
+    List<RowWriter.RowWrite> notes = notes(claims, i -> "note " + i);
     List<RowWriter.RowWrite> progress = new ArrayList<>();
     for (int i = 0; i < claims.size(); i++) {
       OutboxEntry noted = notes.get(i).written();
@@ -163,6 +155,16 @@ class SetRowWriterTest {
     List<Claim> claims = store.claimDue(WorkerId.of("set-writer-test"), count, Duration.ofMinutes(5));
     assertThat(claims).as("claims to write back").hasSize(count);
     return claims;
+  }
+
+  /** For each claim, a write of its snapshot with {@code note} of its index, at the snapshot's revision. */
+  private static List<RowWriter.RowWrite> notes(List<Claim> claims, IntFunction<String> note) {
+    List<RowWriter.RowWrite> writes = new ArrayList<>();
+    for (int i = 0; i < claims.size(); i++) {
+      OutboxEntry snapshot = claims.get(i).snapshot();
+      writes.add(new RowWriter.RowWrite(snapshot, noted(snapshot, snapshot.id(), note.apply(i)), claims.get(i)));
+    }
+    return writes;
   }
 
   /** The next state of a claimed entry under {@code id}: a note and a new revision with a stamp of its own. */

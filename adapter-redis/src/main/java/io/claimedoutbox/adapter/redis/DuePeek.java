@@ -12,8 +12,9 @@ import java.util.List;
 
 /**
  * A claim's look at one shard before it claims: {@code due_ids.lua} reads the due heads of the due
- * and in-flight indexes, then {@link ReadScript} reads their hashes with every key in KEYS. Two round
- * trips instead of one script that would name entry keys from the index members it read.
+ * and in-flight indexes, then {@link CandidateRead} reads their hashes with plain commands. Two round
+ * trips (three when the payload limit could stop the read) instead of one script that would name entry
+ * keys from the index members it read.
  */
 final class DuePeek {
 

@@ -9,7 +9,7 @@ import java.util.Optional;
 
 /**
  * {@code read.lua}: entries of one shard read by id in one atomic step, every hash passed in KEYS.
- * Reads a claim's candidates within its payload limit, and a page of dead letters by topic.
+ * Reads a page of dead letters by topic (a claim's candidates are read by {@link CandidateRead}).
  */
 final class ReadScript {
 

@@ -9,6 +9,7 @@ import java.util.function.Supplier;
 import redis.clients.jedis.ConnectionPool;
 import redis.clients.jedis.JedisCluster;
 import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 import redis.clients.jedis.exceptions.JedisException;
@@ -111,6 +112,19 @@ final class RedisCalls {
       pooled.getPool().clear();
     } else if (redis instanceof JedisCluster cluster) {
       cluster.getClusterNodes().values().forEach(ConnectionPool::clear);
+    }
+  }
+
+  /**
+   * A pipelined command's answer. A cluster pipeline logs a node's broken connection instead of
+   * throwing it and leaves that node's answers unset, which {@link Response#get} reports as a misuse;
+   * here it is what it is, a lost answer, so the caller's handling of broken connections applies.
+   */
+  static <T> T answer(Response<T> response) {
+    try {
+      return response.get();
+    } catch (IllegalStateException unanswered) {
+      throw new JedisConnectionException("no answer to a pipelined read: its connection broke", unanswered);
     }
   }
 }

@@ -61,19 +61,15 @@ final class RedisClaimStorage implements ClaimStorage {
     return work.run(new ScriptUnit(what));
   }
 
-  /** Per key, the head of its index of unfinished entries, read with the entry: two round trips a key. */
+  /**
+   * Per key, the head of its index of unfinished entries, read with the entry: two round trips
+   * however many keys, each a pipeline ({@link KeyHeads}).
+   */
   @Override
   public List<OutboxEntry> firstUnfinishedOfKeys(List<String> orderingKeys) {
-    List<OutboxEntry> heads = new ArrayList<>(orderingKeys.size());
-    for (String key : orderingKeys) {
-      int shard = keys.shardOfOrderingKey(key);
-      List<byte[]> head = calls.safely("read the next entry of " + key,
-          () -> redis.zrange(bytes(keys.orderingKeyIndex(shard, key)), 0, 0));
-      if (!head.isEmpty()) {
-        rows.read(EntryId.of(text(head.get(0)))).ifPresent(heads::add);
-      }
-    }
-    return heads;
+    String what = "read the next entry of " + (orderingKeys.size() == 1 ? orderingKeys.get(0)
+        : orderingKeys.size() + " ordering keys");
+    return calls.safely(what, () -> KeyHeads.read(redis, keys, orderingKeys));
   }
 
   @Override
@@ -84,7 +80,7 @@ final class RedisClaimStorage implements ClaimStorage {
   /**
    * The oldest due entries of one shard, each decoded: a damaged one throws before anything is
    * written. Two round trips: the due ids of both indexes, then their hashes within the payload
-   * limit. An index member whose hash is gone (an entry deleted between the two) is passed over and
+   * limit ({@link CandidateRead}; three when the limit could stop the read). An index member whose hash is gone (an entry deleted between the two) is passed over and
    * taken out of the indexes.
    */
   List<DueCandidate> peek(int shard, Instant now, int maxEntries, long maxPayloadBytes) {
@@ -95,8 +91,7 @@ final class RedisClaimStorage implements ClaimStorage {
       return List.of();
     }
     List<String> ids = due.stream().map(DueId::id).toList();
-    ScriptCall read = ReadScript.call(keys, shard, ids, maxPayloadBytes, ReadScript.ANY_TOPIC);
-    List<Found> found = ReadScript.found(calls.safely(what, () -> read.run(redis)), ids, what);
+    List<Found> found = calls.safely(what, () -> CandidateRead.read(redis, keys, shard, ids, maxPayloadBytes));
     List<DueCandidate> candidates = new ArrayList<>(found.size());
     List<String> gone = new ArrayList<>();
     for (int i = 0; i < found.size(); i++) {

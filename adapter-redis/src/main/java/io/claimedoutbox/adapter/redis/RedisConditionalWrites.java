@@ -8,9 +8,7 @@ import io.claimedoutbox.port.spi.ConditionalWrites;
 import io.claimedoutbox.port.spi.EntryFields;
 import io.claimedoutbox.port.spi.WriteAnswer;
 import io.claimedoutbox.port.spi.WriteOutcomeUnknownException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -94,8 +92,6 @@ final class RedisConditionalWrites implements ConditionalWrites {
     if (raw.isEmpty()) {
       return Optional.empty();
     }
-    Map<String, byte[]> hash = new HashMap<>();
-    raw.forEach((field, value) -> hash.put(new String(field, StandardCharsets.UTF_8), value));
-    return Optional.of(EntryFields.decode(id, hash));
+    return Optional.of(EntryFields.decode(id, RedisEntryCodec.byName(raw)));
   }
 }

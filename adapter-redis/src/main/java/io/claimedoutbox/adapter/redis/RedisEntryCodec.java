@@ -30,6 +30,13 @@ final class RedisEntryCodec {
     return text.getBytes(StandardCharsets.UTF_8);
   }
 
+  /** A typed HGETALL reply (field names as bytes) as a map by field name. */
+  static Map<String, byte[]> byName(Map<byte[], byte[]> raw) {
+    Map<String, byte[]> hash = new HashMap<>(raw.size() * 2);
+    raw.forEach((field, value) -> hash.put(new String(field, StandardCharsets.UTF_8), value));
+    return hash;
+  }
+
   /** A flat HGETALL reply (field, value, field, value, …) from {@code from} on, as a map. */
   static Map<String, byte[]> hash(List<?> reply, int from) {
     Map<String, byte[]> hash = new HashMap<>();

@@ -140,8 +140,8 @@ public final class RedisOutboxStore extends KernelOutboxStoreWithOperations {
 
   @Override
   public Set<StoreCapability> capabilities() {
-    return Set.of(StoreCapability.ATOMIC_EVALUATION, StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_APPENDED,
-        StoreCapability.CLAIM_ON_APPEND);
+    return Set.of(StoreCapability.ATOMIC_EVALUATION, StoreCapability.CLAIM_BY_KEY, StoreCapability.CLAIM_BY_KEYS,
+        StoreCapability.CLAIM_APPENDED, StoreCapability.CLAIM_ON_APPEND);
   }
 
   /** @return the number of shards (hash tags) the outbox is spread over */

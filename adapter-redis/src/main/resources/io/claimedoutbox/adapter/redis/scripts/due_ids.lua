@@ -1,6 +1,6 @@
 -- The ids at the head of one shard's due and in-flight indexes whose scores are due, read in one
 -- atomic step: the first half of a claim's peek. The caller merges both by score and reads the
--- hashes with read.lua, passing their keys in KEYS; a script that named entry keys from the members it
+-- hashes with plain HGETALLs (CandidateRead); a script that named entry keys from the members it
 -- read would hide keys from Redis (and from a Cluster's routing).
 -- Only a key's first unfinished entry is in the due index (the others wait in the held index), so
 -- these are candidates; one the claim finds held back all the same (an index an earlier version

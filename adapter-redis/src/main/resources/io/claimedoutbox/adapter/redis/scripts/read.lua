@@ -1,5 +1,5 @@
--- Reads entries by the keys the caller passes, in order, in one atomic step: a claim's candidates
--- (after due_ids.lua) or a page of dead letters. Nothing is written.
+-- Reads entries by the keys the caller passes, in order, in one atomic step: a page of dead letters.
+-- Nothing is written. (A claim reads its candidates with plain HGETALLs: CandidateRead.)
 -- KEYS     the entries' hashes, in the order wanted
 -- ARGV[1]  the most payload bytes to read over all of them: reading stops before the first entry
 --          whose payload would not fit (the first always does); that entry is read and dropped, once

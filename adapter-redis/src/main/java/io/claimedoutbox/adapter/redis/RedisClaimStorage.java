@@ -1,8 +1,5 @@
 package io.claimedoutbox.adapter.redis;
 
-import static io.claimedoutbox.adapter.redis.ScriptCall.bytes;
-import static io.claimedoutbox.adapter.redis.ScriptCall.text;
-
 import io.claimedoutbox.adapter.redis.DuePeek.DueCandidate;
 import io.claimedoutbox.adapter.redis.DuePeek.DueId;
 import io.claimedoutbox.adapter.redis.ReadScript.Found;
@@ -80,8 +77,8 @@ final class RedisClaimStorage implements ClaimStorage {
   /**
    * The oldest due entries of one shard, each decoded: a damaged one throws before anything is
    * written. Two round trips: the due ids of both indexes, then their hashes within the payload
-   * limit ({@link CandidateRead}; three when the limit could stop the read). An index member whose hash is gone (an entry deleted between the two) is passed over and
-   * taken out of the indexes.
+   * limit ({@link CandidateRead}; three when the limit could stop the read). An index member whose
+   * hash is gone (an entry deleted between the two) is passed over and taken out of the indexes.
    */
   List<DueCandidate> peek(int shard, Instant now, int maxEntries, long maxPayloadBytes) {
     String what = "peek shard " + shard;

@@ -87,6 +87,7 @@ final class BenchmarkReport {
       });
     }
     out.append(scaling());
+    out.append(keyedAgainstUnkeyed());
     out.append(storeCalls());
     return out.toString();
   }
@@ -116,11 +117,52 @@ final class BenchmarkReport {
     StringBuilder out = new StringBuilder(String.format("%n## What bounds our drain (store calls, round %d)%n%n"
         + "Claims are made by one poller and results written by one writer at a time, so each side is busy at"
         + " most 100%% of the run; the side nearer 100%% is the bound.%n%n"
-        + "| backend | entries | workers | store calls |%n| --- | ---: | ---: | --- |%n", last));
+        + "| backend | backlog | entries | workers | store calls |%n| --- | --- | ---: | ---: | --- |%n", last));
     measurements.stream().filter(m -> m.round() == last && !m.storeCalls().isEmpty())
-        .forEach(m -> out.append(String.format("| %s | %,d | %d | %s |%n", m.backend(), m.entries(), m.workers(),
-            m.storeCalls())));
+        .forEach(m -> out.append(String.format("| %s | %s | %,d | %d | %s |%n", m.backend(), backlogOf(m), m.entries(),
+            m.workers(), m.storeCalls())));
     return out.toString();
+  }
+
+  /**
+   * Our drain over a keyed backlog against the same drain over an unkeyed one: per backend, size and
+   * worker count, the ratio taken within each round, then the median.
+   */
+  private String keyedAgainstUnkeyed() {
+    List<Measurement> keyed = measurements.stream().filter(BenchmarkReport::isOursKeyed).toList();
+    if (keyed.isEmpty()) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder(String.format("%n## Ordering keys: our drain over a keyed backlog ÷ over an"
+        + " unkeyed one%n%nSame backend, size and workers, taken within each round, then the median over rounds. At most"
+        + " one entry of a key is in flight at a time, so a key's entries move one per hand-on, handler and result"
+        + " write.%n%n| backend | backlog | entries | workers | keyed entries/s | ratio |%n| --- | --- | ---: | ---: | ---: | ---: |%n"));
+    keyed.stream().map(Measurement::key).distinct().forEach(key -> keyed.stream()
+        .filter(m -> m.key().equals(key)).map(m -> m.entries() + "/" + m.workers()).distinct().forEach(cell -> {
+          List<Measurement> runs = keyed.stream()
+              .filter(m -> m.key().equals(key) && (m.entries() + "/" + m.workers()).equals(cell)).toList();
+          List<Double> ratios = new ArrayList<>();
+          for (Measurement run : runs) {
+            measurements.stream().filter(m -> m.system().equals(OURS) && m.backend().equals(run.backend())
+                    && m.entries() == run.entries() && m.workers() == run.workers() && m.round() == run.round())
+                .findFirst().filter(unkeyed -> unkeyed.entriesPerSecond() > 0)
+                .ifPresent(unkeyed -> ratios.add(run.entriesPerSecond() / unkeyed.entriesPerSecond()));
+          }
+          Measurement any = runs.get(0);
+          out.append(String.format("| %s | %s | %,d | %d | %,.0f | %s |%n", any.backend(), backlogOf(any), any.entries(),
+              any.workers(), median(runs.stream().map(Measurement::entriesPerSecond).toList()),
+              ratios.isEmpty() ? "—" : String.format("%.2f", median(ratios))));
+        }));
+    return out.toString();
+  }
+
+  private static boolean isOursKeyed(Measurement m) {
+    return m.system().startsWith(OURS + ", ");
+  }
+
+  /** "unkeyed", or the keys our drain's backlog is spread over (from the contender's name). */
+  private static String backlogOf(Measurement m) {
+    return isOursKeyed(m) ? m.system().substring(OURS.length() + 2) : "unkeyed";
   }
 
   /** Our drain at the largest backlog against the smallest, per backend and worker count. */

@@ -465,7 +465,7 @@ final class ClaimPoller implements CommitNotifications.Listener {
    * A due query that came back short waits at least {@value #SLOW_QUERY_WAIT_FACTOR} times as long
    * as it ran before the next (never longer than {@code maxIdle}), so the poller spends at most a
    * fifth of its thread in such queries. A due query that must read past many held-back entries
-   * (MariaDB walks the keyed due rows: 150–220 ms over 100 keys with 200 entries each) would
+   * (MariaDB walks the keyed due rows: 100–220 ms over 100 keys that hold back 200–2,000 entries each) would
    * otherwise run every {@code minIdle}, and the hand-ons of released keys, which run on the same
    * thread, would wait behind it most of the time. Quick queries (a few milliseconds) keep
    * {@code minIdle}; a full batch is still followed at once; commit and key wake-ups still cut the

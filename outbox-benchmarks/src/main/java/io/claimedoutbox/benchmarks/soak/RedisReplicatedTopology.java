@@ -122,7 +122,7 @@ final class RedisReplicatedTopology implements Topology {
         ? script.run("topology", "failover", kind.fixture, index % 2 == 1 ? "cut" : "whole")
         : script.run("topology", "failover", kind.fixture, "{" + prefix + ":0}");
     long lagSince = positions.lastWrittenUpTo((int) failover.number("killing master"),
-        failover.number("replica at offset"));
+        failover.number("replica at offset"), failover.at("killing"));
     return new FaultTimes(failover.at("killing"), failover.at("promoted"), failover.number("replica behind"),
         lagSince);
   }

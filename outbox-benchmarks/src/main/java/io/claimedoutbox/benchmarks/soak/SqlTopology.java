@@ -161,7 +161,7 @@ final class SqlTopology implements Topology {
       case PG_SYNC, PG_ASYNC -> {
         TopologyScript.Run failover = script.run("topology", "failover", kind == Kind.PG_SYNC ? "pg-sync" : "pg-async");
         long lagSince = positions.lastWrittenUpTo((int) failover.number("killing primary"),
-            failover.number("standby at position"));
+            failover.number("standby at position"), failover.at("killing"));
         yield new FaultTimes(failover.at("killing"), failover.at("promoted"), failover.number("standby behind"),
             lagSince);
       }

@@ -59,19 +59,22 @@ final class WritePositions implements AutoCloseable {
   }
 
   /**
+   * @param struck when the primary was killed ({@link System#nanoTime()}); later samples are not read
    * @return the latest time ({@link System#nanoTime()}) at which the primary on {@code port} had written
    *     no further than {@code position}, so writes acknowledged before it are within {@code position};
    *     just before the first sample when every sample was further (the lag predates the sampling)
    * @throws IllegalStateException when the primary on {@code port} was never sampled
    */
-  long lastWrittenUpTo(int port, long position) {
+  long lastWrittenUpTo(int port, long position, long struck) {
     TreeMap<Long, Long> samples = samplesByPort.getOrDefault(port, new TreeMap<>());
     synchronized (samples) {
       if (samples.isEmpty()) {
         throw new IllegalStateException("no write position was sampled from the primary on port " + port);
       }
       long latest = samples.firstKey() - 1;
-      for (Map.Entry<Long, Long> sample : samples.entrySet()) {
+      // only samples from before the kill: a killed node restarted without its data can answer as a
+      // primary at offset 0 for a moment, which would put "had every write" after the kill (lag 0 ms)
+      for (Map.Entry<Long, Long> sample : samples.headMap(struck, true).entrySet()) {
         if (sample.getValue() <= position) {
           latest = sample.getKey();
         }

@@ -115,7 +115,8 @@ public enum Rule {
           + " of them all, not the first found of each"),
 
   E1(Level.REQUIRED, "Ids, ordering keys and worker ids that differ only in case, an accent or a trailing space are"
-      + " different values: find of a look-alike id is empty, each look-alike key is its own key, a claim whose owner"
+      + " different values: find of a look-alike id is empty, each look-alike key is its own key (in a due claim and"
+      + " in a claim by key), a claim whose owner"
       + " differs only in case is STALE_CLAIM and writes nothing",
       "the collation of the id, ordering key and owner columns (binary, without pad space: MariaDB's default"
           + " utf8mb4_general_ci is neither) and that filters compare with = on them, not with a case-folding function"),

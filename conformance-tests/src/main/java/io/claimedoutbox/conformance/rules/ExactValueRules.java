@@ -11,6 +11,7 @@ import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.domain.WorkerId;
 import io.claimedoutbox.port.DeadLetterQuery;
 import io.claimedoutbox.port.OutboxOperations;
+import io.claimedoutbox.port.StoreCapability;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -59,9 +60,18 @@ public abstract class ExactValueRules extends ConformanceTestBase {
     for (String key : lookAlikes("order-key")) {
       firstOfKey.put(key, store.append(message("orders").withOrderingKey(key)).id());
     }
+    if (store.capabilities().contains(StoreCapability.CLAIM_BY_KEY)) {
+      // each appended after a look-alike: a probe that matched loosely would find that earlier entry first
+      List<String> keys = lookAlikes("order-key");
+      for (String asked : List.of(keys.get(1), keys.get(3))) {
+        RuleCheck.requireEqual(Rule.E1, "claimNextOfKeys([\"" + asked + "\"]) beside the keys " + keys,
+            List.of(firstOfKey.remove(asked)),
+            store.claimNextOfKeys(ALICE, List.of(asked), LEASE).stream().map(Claim::entryId).toList());
+      }
+    }
     Set<EntryId> claimed = store.claimDue(ALICE, 10, LEASE).stream().map(Claim::entryId).collect(Collectors.toSet());
     RuleCheck.requireEqual(Rule.E1, "claimable entries of the ordering keys " + firstOfKey.keySet()
-        + " (each its key's first)", Set.copyOf(firstOfKey.values()), claimed);
+        + " (each its key's first, unless handed out by key above)", Set.copyOf(firstOfKey.values()), claimed);
 
     Claim held = claimFresh();
     Claim forged = Claim.of(held.snapshot().toBuilder()

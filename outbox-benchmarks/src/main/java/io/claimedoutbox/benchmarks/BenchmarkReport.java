@@ -137,23 +137,40 @@ final class BenchmarkReport {
         + " unkeyed one%n%nSame backend, size and workers, taken within each round, then the median over rounds. At most"
         + " one entry of a key is in flight at a time, so a key's entries move one per hand-on, handler and result"
         + " write.%n%n| backend | backlog | entries | workers | keyed entries/s | ratio |%n| --- | --- | ---: | ---: | ---: | ---: |%n"));
-    keyed.stream().map(Measurement::key).distinct().forEach(key -> keyed.stream()
-        .filter(m -> m.key().equals(key)).map(m -> m.entries() + "/" + m.workers()).distinct().forEach(cell -> {
-          List<Measurement> runs = keyed.stream()
-              .filter(m -> m.key().equals(key) && (m.entries() + "/" + m.workers()).equals(cell)).toList();
-          List<Double> ratios = new ArrayList<>();
-          for (Measurement run : runs) {
-            measurements.stream().filter(m -> m.system().equals(OURS) && m.backend().equals(run.backend())
-                    && m.entries() == run.entries() && m.workers() == run.workers() && m.round() == run.round())
-                .findFirst().filter(unkeyed -> unkeyed.entriesPerSecond() > 0)
-                .ifPresent(unkeyed -> ratios.add(run.entriesPerSecond() / unkeyed.entriesPerSecond()));
-          }
-          Measurement any = runs.get(0);
-          out.append(String.format("| %s | %s | %,d | %d | %,.0f | %s |%n", any.backend(), backlogOf(any), any.entries(),
-              any.workers(), median(runs.stream().map(Measurement::entriesPerSecond).toList()),
-              ratios.isEmpty() ? "—" : String.format("%.2f", median(ratios))));
-        }));
+    Map<Run, Measurement> unkeyed = measurements.stream().filter(m -> m.system().equals(OURS))
+        .collect(Collectors.toMap(Run::of, m -> m, (first, second) -> first));
+    List<String> backlogs = keyed.stream().map(Measurement::key).distinct().toList();
+    // one backend's rows together, its cells in the order they ran
+    Map<Cell, List<Measurement>> byCell = keyed.stream().sorted(Comparator.comparingInt(m -> backlogs.indexOf(m.key())))
+        .collect(Collectors.groupingBy(Cell::of, LinkedHashMap::new, Collectors.toList()));
+    byCell.forEach((cell, runs) -> {
+      List<Double> ratios = new ArrayList<>();
+      for (Measurement run : runs) {
+        Measurement twin = unkeyed.get(Run.of(run));
+        if (twin != null && twin.entriesPerSecond() > 0) {
+          ratios.add(run.entriesPerSecond() / twin.entriesPerSecond());
+        }
+      }
+      Measurement any = runs.get(0);
+      out.append(String.format("| %s | %s | %,d | %d | %,.0f | %s |%n", any.backend(), backlogOf(any), any.entries(),
+          any.workers(), median(runs.stream().map(Measurement::entriesPerSecond).toList()),
+          ratios.isEmpty() ? "—" : String.format("%.2f", median(ratios))));
+    });
     return out.toString();
+  }
+
+  /** A contender on a backend at one size and worker count, over all rounds. */
+  private record Cell(String key, int entries, int workers) {
+    static Cell of(Measurement m) {
+      return new Cell(m.key(), m.entries(), m.workers());
+    }
+  }
+
+  /** One round of one cell on a backend, whichever backlog it drained: a keyed run's unkeyed twin has the same. */
+  private record Run(String backend, int entries, int workers, int round) {
+    static Run of(Measurement m) {
+      return new Run(m.backend(), m.entries(), m.workers(), m.round());
+    }
   }
 
   private static boolean isOursKeyed(Measurement m) {

@@ -82,13 +82,10 @@ final class EntryRows {
 
   /**
    * The first unfinished entry of each key, in append order, one index probe per key: on PostgreSQL
-   * in one statement, elsewhere one per {@value #KEYS_PER_STATEMENT} keys. On H2 each asks for a power
-   * of two of keys (the last one repeated), so a few statement shapes serve every count from its
-   * statement cache; MariaDB asks for the keys alone, since Connector/J sends the statement's text and
-   * the server plans it whole every time, a plan per probe (a keyed drain's 35–40 keys padded to 64
-   * probes cost it 3.5 ms a call; 38 alone, 2.4 ms). One probe per row of a {@code JSON_TABLE} of
-   * the keys was measured too and not kept: MariaDB sometimes read thousands of index entries a key
-   * for it, where a probe with the key as a constant reads one.
+   * in one statement, elsewhere a union of probes per {@value #KEYS_PER_STATEMENT} keys, as many as
+   * {@link SqlDialect#probesFor} says (the last key repeated). One probe per row of a {@code JSON_TABLE}
+   * of the keys was measured on MariaDB and not kept: it sometimes read thousands of index entries a
+   * key, where a probe with the key as a constant reads one.
    *
    * @param keys distinct keys
    * @return at most one entry per key, in the order of {@code keys}
@@ -104,7 +101,7 @@ final class EntryRows {
     } else {
       for (int from = 0; from < keys.size(); from += KEYS_PER_STATEMENT) {
         List<String> chunk = keys.subList(from, Math.min(keys.size(), from + KEYS_PER_STATEMENT));
-        int asked = dialect == SqlDialect.MARIADB ? chunk.size() : Integer.highestOneBit(chunk.size() * 2 - 1);
+        int asked = dialect.probesFor(chunk.size());
         try (PreparedStatement select = connection.prepareStatement(firstUnfinishedOfKeysUnion(dialect, asked))) {
           for (int i = 0; i < asked; i++) {
             select.setString(i + 1, chunk.get(Math.min(i, chunk.size() - 1)));
@@ -144,16 +141,11 @@ final class EntryRows {
   /**
    * The query for the first unfinished entry of the key {@code key} (a parameter or a column of an
    * enclosing query), in append order, as one probe of the index on
-   * {@link SqlDialect#unfinishedKeyColumn}; its table is {@code p}. Only PostgreSQL's probe says
-   * {@code due_at IS NOT NULL}, which picks its partial index. Elsewhere the generated column is the
-   * key only while {@code due_at} is set, so the condition says nothing more, and it made MariaDB read
-   * each candidate's row instead of the index alone: its due query's walk, a probe per keyed due row,
-   * then took 350–670 ms in some runs (100 keys, 20,000 entries) instead of 20.
+   * {@link SqlDialect#unfinishedKeyColumn}; its table is {@code p}.
    */
   static String firstUnfinishedOfKey(SqlDialect dialect, String columns, String key) {
-    String unfinished = dialect == SqlDialect.POSTGRESQL ? " AND p.due_at IS NOT NULL" : "";
-    return "SELECT " + columns + " FROM outbox_entry p WHERE p." + dialect.unfinishedKeyColumn() + " = " + key
-        + unfinished + " ORDER BY p.created_at, p.id LIMIT 1";
+    return "SELECT " + columns + " FROM outbox_entry p WHERE " + dialect.unfinishedOfKey("p", key)
+        + " ORDER BY p.created_at, p.id LIMIT 1";
   }
 
   /** Decodes a row read with {@link #COLUMNS} in their order, from column 1. */

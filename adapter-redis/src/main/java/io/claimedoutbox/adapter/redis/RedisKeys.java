@@ -180,7 +180,12 @@ public final class RedisKeys {
   }
 
   EntryId newId(String uuid, int shard) {
-    return EntryId.of(uuid + "." + shard);
+    return EntryId.of(uuid + idSuffix(shard));
+  }
+
+  /** How the ids of entries minted on the shard end. */
+  String idSuffix(int shard) {
+    return "." + shard;
   }
 
   /**

@@ -3,37 +3,27 @@ package io.claimedoutbox.adapter.redis;
 import static io.claimedoutbox.adapter.redis.ScriptCall.bytes;
 
 import io.claimedoutbox.domain.Claim;
-import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import io.claimedoutbox.port.spi.ConditionalWrite;
 import io.claimedoutbox.port.spi.EntryFields;
 import io.claimedoutbox.port.spi.WriteAnswer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * {@code write.lua}: claimed transitions of one shard written where each entry is still at the
  * expected revision and held under its claim. Everything the script writes is computed here: the
  * state fields that change ({@link EntryFields#encodeState} of the next entry against the basis),
  * the fields that go, and the index moves the new status makes; every key the script touches is in
- * its KEYS. The outcome of an element that was not written is the transition kernel's. The reply
- * also carries the next entry of each key a write released, read in the same step ({@link KeyHeadHints}).
+ * its KEYS. The outcome of an element that was not written is the transition kernel's.
  */
 final class ConditionalWriteScript {
 
   private static final LuaScript SCRIPT = LuaScript.load("write");
 
   private ConditionalWriteScript() {}
-
-  /** A released key's first unfinished entry after the write, as the script read it. */
-  record ReleasedHead(String orderingKey, EntryId id, Map<String, byte[]> hash) {}
-
-  /** What one call answered: per write, in order, whether it was written; and the released keys' heads. */
-  record Reply(List<WriteAnswer> answers, List<ReleasedHead> heads) {}
 
   static ScriptCall call(RedisKeys keys, int shard, List<ConditionalWrite> writes) {
     List<byte[]> entryKeys = new ArrayList<>(writes.size());
@@ -43,8 +33,6 @@ final class ConditionalWriteScript {
     indexKeys.put(keys.held(shard), writes.size() + 2);
     List<byte[]> args = new ArrayList<>(1 + 16 * writes.size());
     args.add(bytes(Integer.toString(writes.size())));
-    args.add(bytes(keys.entryPrefix(shard)));
-    args.add(bytes(keys.idSuffix(shard)));
     for (ConditionalWrite write : writes) {
       Claim claim = write.claim();
       entryKeys.add(bytes(keys.entry(shard, write.entryId())));
@@ -89,33 +77,13 @@ final class ConditionalWriteScript {
     args.addAll(removed);
   }
 
-  /**
-   * @param reply the script's reply to {@link #call} with these writes
-   * @param writes the call's writes, in order
-   * @return one answer per write, in order, and the heads the script read
-   */
-  static Reply reply(Object reply, String what, RedisKeys keys, int shard, List<ConditionalWrite> writes) {
+  /** One answer per write of the call, in order. */
+  static List<WriteAnswer> answers(Object reply, String what) {
     List<?> body = ScriptCall.body(reply, what);
-    List<WriteAnswer> answers = new ArrayList<>(writes.size());
-    for (Object written : body.subList(0, writes.size())) {
+    List<WriteAnswer> answers = new ArrayList<>(body.size());
+    for (Object written : body) {
       answers.add(((Long) written) == 1L ? WriteAnswer.WRITTEN : WriteAnswer.NOT_WRITTEN);
     }
-    if (body.size() == writes.size()) {
-      return new Reply(answers, List.of());
-    }
-    Map<String, String> keyOfIndex = new HashMap<>();
-    for (ConditionalWrite write : writes) {
-      Optional<String> key = write.next().message().orderingKey();
-      key.ifPresent(orderingKey -> keyOfIndex.put(keys.orderingKeyIndex(shard, orderingKey), orderingKey));
-    }
-    List<ReleasedHead> heads = new ArrayList<>((body.size() - writes.size()) / 3);
-    for (int at = writes.size(); at + 2 < body.size(); at += 3) {
-      String orderingKey = keyOfIndex.get(ScriptCall.text(body.get(at)));
-      if (orderingKey != null) {
-        heads.add(new ReleasedHead(orderingKey, EntryId.of(ScriptCall.text(body.get(at + 1))),
-            RedisEntryCodec.hash((List<?>) body.get(at + 2), 0)));
-      }
-    }
-    return new Reply(answers, heads);
+    return answers;
   }
 }

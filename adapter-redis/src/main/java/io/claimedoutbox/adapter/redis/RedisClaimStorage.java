@@ -45,15 +45,12 @@ final class RedisClaimStorage implements ClaimStorage {
   private final RedisKeys keys;
   private final RedisCalls calls;
   private final RedisConditionalWrites rows;
-  private final KeyHeadHints releasedHeads;
 
-  RedisClaimStorage(UnifiedJedis redis, RedisKeys keys, RedisCalls calls, RedisConditionalWrites rows,
-      KeyHeadHints releasedHeads) {
+  RedisClaimStorage(UnifiedJedis redis, RedisKeys keys, RedisCalls calls, RedisConditionalWrites rows) {
     this.redis = redis;
     this.keys = keys;
     this.calls = calls;
     this.rows = rows;
-    this.releasedHeads = releasedHeads;
   }
 
   @Override
@@ -70,16 +67,6 @@ final class RedisClaimStorage implements ClaimStorage {
     String what = "read the next entry of " + (orderingKeys.size() == 1 ? orderingKeys.get(0)
         : orderingKeys.size() + " ordering keys");
     return calls.safely(what, () -> KeyHeads.read(redis, keys, orderingKeys));
-  }
-
-  /** What the writes that released the keys read of their next entries ({@link KeyHeadHints}). */
-  @Override
-  public Map<String, OutboxEntry> rememberedHeads(List<String> orderingKeys) {
-    Map<String, OutboxEntry> heads = new HashMap<>();
-    for (String key : orderingKeys) {
-      releasedHeads.take(key).ifPresent(head -> heads.put(key, head));
-    }
-    return heads;
   }
 
   @Override

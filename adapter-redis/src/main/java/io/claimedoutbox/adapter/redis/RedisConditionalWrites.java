@@ -18,8 +18,7 @@ import redis.clients.jedis.UnifiedJedis;
 
 /**
  * The Redis primitives the transition kernel decides over: one {@code write.lua} call per shard a
- * batch touches (one round trip on a standalone Redis), and reads by id ({@code HGETALL}). The heads
- * of the keys a write released go to the {@link KeyHeadHints} the claims by key read first.
+ * batch touches (one round trip on a standalone Redis), and reads by id ({@code HGETALL}).
  *
  * <p>How a failure is sorted: a call whose connection broke after the request left may have run,
  * and so may every call before it in the batch ({@link WriteOutcomeUnknownException}: the entries
@@ -33,13 +32,11 @@ final class RedisConditionalWrites implements ConditionalWrites {
   private final UnifiedJedis redis;
   private final RedisKeys keys;
   private final RedisCalls calls;
-  private final KeyHeadHints releasedHeads;
 
-  RedisConditionalWrites(UnifiedJedis redis, RedisKeys keys, RedisCalls calls, KeyHeadHints releasedHeads) {
+  RedisConditionalWrites(UnifiedJedis redis, RedisKeys keys, RedisCalls calls) {
     this.redis = redis;
     this.keys = keys;
     this.calls = calls;
-    this.releasedHeads = releasedHeads;
   }
 
   @Override
@@ -60,9 +57,9 @@ final class RedisConditionalWrites implements ConditionalWrites {
       List<ConditionalWrite> group = shard.getValue().stream().map(writes::get).toList();
       ScriptCall call = ConditionalWriteScript.call(keys, shard.getKey(), group);
       String what = ConditionalWrite.describe(group);
-      ConditionalWriteScript.Reply reply;
+      List<WriteAnswer> groupAnswers;
       try {
-        reply = ConditionalWriteScript.reply(calls.write(what, call), what, keys, shard.getKey(), group);
+        groupAnswers = ConditionalWriteScript.answers(calls.write(what, call), what);
       } catch (WriteOutcomeUnknownException undecided) {
         throw undecided;
       } catch (OutboxStoreException failure) {
@@ -78,9 +75,8 @@ final class RedisConditionalWrites implements ConditionalWrites {
       }
       sentBefore = true;
       for (int j = 0; j < group.size(); j++) {
-        answers[shard.getValue().get(j)] = reply.answers().get(j);
+        answers[shard.getValue().get(j)] = groupAnswers.get(j);
       }
-      reply.heads().forEach(head -> releasedHeads.offer(head.orderingKey(), head.id(), head.hash()));
     }
     return List.of(answers);
   }

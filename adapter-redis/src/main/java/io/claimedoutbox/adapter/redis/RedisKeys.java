@@ -180,12 +180,7 @@ public final class RedisKeys {
   }
 
   EntryId newId(String uuid, int shard) {
-    return EntryId.of(uuid + idSuffix(shard));
-  }
-
-  /** How the ids of entries minted on the shard end. */
-  String idSuffix(int shard) {
-    return "." + shard;
+    return EntryId.of(uuid + "." + shard);
   }
 
   /**

@@ -95,11 +95,10 @@ public final class RedisOutboxStore extends KernelOutboxStoreWithOperations {
     this.redis = redis;
     this.keys = new RedisKeys(builder.keyPrefix, builder.shards);
     this.calls = new RedisCalls(redis, builder.acknowledgement);
-    KeyHeadHints releasedHeads = new KeyHeadHints(System::nanoTime);
-    this.rows = new RedisConditionalWrites(redis, keys, calls, releasedHeads);
+    this.rows = new RedisConditionalWrites(redis, keys, calls);
     this.clock = builder.storeTime == null ? builder.clock : StoreTimeClock.of(this::serverNow, builder.storeTime);
     this.transitions = TransitionKernel.fromSnapshot(rows, clock);
-    this.claimStorage = new RedisClaimStorage(redis, keys, calls, rows, releasedHeads);
+    this.claimStorage = new RedisClaimStorage(redis, keys, calls, rows);
     this.claims = new ClaimKernel(claimStorage, clock);
     this.operations = new RedisOperations(redis, keys, clock, rows::read);
     this.channel = builder.listen && (redis instanceof JedisPooled || redis instanceof JedisCluster)

@@ -3,7 +3,6 @@ package io.claimedoutbox.adapter.redis;
 import io.claimedoutbox.adapter.redis.testkit.RedisTestKit;
 import io.claimedoutbox.conformance.MutableClock;
 import io.claimedoutbox.domain.Claim;
-import io.claimedoutbox.domain.ClaimTransition;
 import io.claimedoutbox.domain.ClaimTransitionOutcome;
 import io.claimedoutbox.domain.ClaimTransitionResult;
 import io.claimedoutbox.domain.DeadLetter;
@@ -31,14 +30,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import redis.clients.jedis.Protocol;
-import redis.clients.jedis.UnifiedJedis;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.DisplayName;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -93,7 +87,7 @@ class RedisAdapterTest {
     RedisOutboxStore store = cleanStore(topology);
     RedisTestKit fixture = RedisFixtures.of(topology);
     RedisConditionalWrites writes = new RedisConditionalWrites(fixture.client(), fixture.keys(),
-        new RedisCalls(fixture.client(), ReplicaAcknowledgement.NONE), new KeyHeadHints(System::nanoTime));
+        new RedisCalls(fixture.client(), ReplicaAcknowledgement.NONE));
     store.append(OutboxMessage.of("t", new byte[] {1}).withOrderingKey("k"));
     Claim claim = store.claimDue(WORKER, 1, LEASE).get(0);
     ConditionalWrite save = write(claim, claim.snapshot(), LeaseRenewal.withProgress(LEASE, "p"));
@@ -136,56 +130,6 @@ class RedisAdapterTest {
       assertThat(next).extracting(Claim::entryId).as("claimed after %d delivered", i).containsExactly(keyed.get(i).id());
       current = next.get(0);
     }
-  }
-
-  @ParameterizedTest
-  @EnumSource(RedisTopology.class)
-  @DisplayName("the write that releases keys hands their next entries to the claim by key; one that moved on meanwhile is read afresh, and the claims keep the keys' order")
-  void releasedHeadsAreHandedToTheClaimByKey(RedisTopology topology) {
-    RedisOutboxStore store = cleanStore(topology);
-    RedisOutboxStore rival = RedisFixtures.of(topology).storeBuilder().clock(clock).build();
-    List<OutboxEntry> k = store.appendAll(keyed("k", 3));
-    List<OutboxEntry> m = store.appendAll(keyed("m", 2));
-    List<Claim> heads = store.claimDue(WORKER, 10, LEASE);
-    assertThat(heads).extracting(Claim::entryId).containsExactly(k.get(0).id(), m.get(0).id());
-    store.tryTransitionAll(heads.stream().map(claim -> new ClaimTransition(claim, DeliveryReceipt.none())).toList());
-
-    Claim rivals = rival.claimNextOfKey(WorkerId.of("rival"), "k", LEASE).get(0);
-    assertThat(rivals.entryId()).as("the rival's claim, read afresh").isEqualTo(k.get(1).id());
-    assertThat(rival.tryMarkClaimDelivered(rivals, DeliveryReceipt.none()).outcome()).isEqualTo(ClaimTransitionOutcome.APPLIED);
-
-    assertThat(store.claimNextOfKeys(WORKER, List.of("k", "m"), LEASE)).extracting(Claim::entryId)
-        .as("k's remembered head was delivered by the rival: its next one; m's remembered head")
-        .containsExactly(k.get(2).id(), m.get(1).id());
-  }
-
-  @Test
-  @DisplayName("a claim by key right after the write that released the key reads no entry: the write read it (standalone, where one server counts every command)")
-  void claimByKeyAfterItsReleaseReadsNoEntry() {
-    RedisOutboxStore store = cleanStore(RedisTopology.STANDALONE);
-    UnifiedJedis client = RedisFixtures.of(RedisTopology.STANDALONE).client();
-    List<OutboxEntry> k = store.appendAll(keyed("k", 2));
-    Claim first = store.claimDue(WORKER, 1, LEASE).get(0);
-    store.tryMarkClaimDelivered(first, DeliveryReceipt.none());
-    long hashReadsBefore = hashReads(client);
-
-    assertThat(store.claimNextOfKeys(WORKER, List.of("k"), LEASE)).extracting(Claim::entryId)
-        .containsExactly(k.get(1).id());
-    assertThat(hashReads(client) - hashReadsBefore).as("HGETALL calls during the claim").isZero();
-  }
-
-  private static List<OutboxMessage> keyed(String key, int count) {
-    List<OutboxMessage> messages = new ArrayList<>();
-    for (int i = 1; i <= count; i++) {
-      messages.add(OutboxMessage.of("t", new byte[] {(byte) i}).withOrderingKey(key));
-    }
-    return messages;
-  }
-
-  private static long hashReads(UnifiedJedis client) {
-    String stats = ScriptCall.text(client.sendCommand(Protocol.Command.INFO, "commandstats"));
-    Matcher calls = Pattern.compile("cmdstat_hgetall:calls=(\\d+)").matcher(stats);
-    return calls.find() ? Long.parseLong(calls.group(1)) : 0;
   }
 
   @ParameterizedTest

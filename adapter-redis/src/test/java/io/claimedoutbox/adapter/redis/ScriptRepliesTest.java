@@ -67,7 +67,7 @@ class ScriptRepliesTest {
         claim.snapshot(), DeliveryReceipt.none().applyTo(claim.snapshot(), NOW, WriteStamp.fresh()))).toList();
     ScriptCall transition = ConditionalWriteScript.call(kit.keys(), 0, batch);
 
-    assertThatThrownBy(() -> ConditionalWriteScript.reply(transition.run(kit.client()), "deliver", kit.keys(), 0, batch))
+    assertThatThrownBy(() -> ConditionalWriteScript.answers(transition.run(kit.client()), "deliver"))
         .isInstanceOfSatisfying(UndecodableEntryException.class,
             thrown -> assertThat(thrown.entryId()).isEqualTo(damaged));
     assertThat(kit.fixture().readRaw(claims.get(0).entryId()).orElseThrow().status())

@@ -9,12 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 /**
  * The claims, written once over a backend's {@link ClaimStorage}: read the candidates, take the
@@ -57,9 +52,7 @@ public final class ClaimKernel {
 
   /**
    * Claims the next entry of each key that is due, as
-   * {@link io.claimedoutbox.port.OutboxClaimStore#claimNextOfKeys} promises: the heads the storage
-   * {@linkplain ClaimStorage#rememberedHeads remembers}, and the others read; a remembered head that
-   * could not be claimed is read afresh once, and its key claimed if its head has changed.
+   * {@link io.claimedoutbox.port.OutboxClaimStore#claimNextOfKeys} promises.
    *
    * @param worker who claims
    * @param keys checked, distinct, at least one
@@ -68,72 +61,9 @@ public final class ClaimKernel {
    */
   public List<Claim> claimNextOfKeys(WorkerId worker, List<String> keys, Duration lease) {
     Instant now = now();
-    String what = "claim the next entry of " + (keys.size() == 1 ? keys.get(0) : keys.size() + " ordering keys")
-        + " for " + worker;
-    Map<String, OutboxEntry> remembered = storage.rememberedHeads(keys);
-    Map<String, OutboxEntry> heads = new HashMap<>(remembered);
-    List<String> unknown = keys.stream().filter(key -> !remembered.containsKey(key)).toList();
-    if (!unknown.isEmpty()) {
-      heads.putAll(byKey(storage.firstUnfinishedOfKeys(unknown)));
-    }
-    List<Claim> claims = claimChosen(dueInKeyOrder(keys, heads, now), what, worker, now, lease);
-    List<String> missed = rememberedButNotClaimed(remembered, claims, now);
-    if (missed.isEmpty()) {
-      return claims;
-    }
-    // a remembered head may have moved on since its key was released: such keys are read afresh, once
-    Map<String, OutboxEntry> fresh = byKey(storage.firstUnfinishedOfKeys(missed));
-    fresh.values().removeIf(head -> sameRevision(head, remembered.get(keyOf(head))));
-    List<Claim> all = new ArrayList<>(claims);
-    all.addAll(claimChosen(dueInKeyOrder(missed, fresh, now), what, worker, now, lease));
-    return inKeyOrder(all, keys);
-  }
-
-  private static List<String> rememberedButNotClaimed(Map<String, OutboxEntry> remembered, List<Claim> claims,
-      Instant now) {
-    if (remembered.isEmpty()) {
-      return List.of();
-    }
-    Set<String> claimedKeys = new HashSet<>();
-    claims.forEach(claim -> claimedKeys.add(keyOf(claim.snapshot())));
-    return remembered.entrySet().stream()
-        .filter(head -> !claimedKeys.contains(head.getKey()) && head.getValue().isDue(now))
-        .map(Map.Entry::getKey)
-        .toList();
-  }
-
-  private static List<Claim> inKeyOrder(List<Claim> claims, List<String> keys) {
-    Map<String, Integer> order = new HashMap<>();
-    keys.forEach(key -> order.put(key, order.size()));
-    List<Claim> sorted = new ArrayList<>(claims);
-    sorted.sort(Comparator.comparingInt(claim -> order.get(keyOf(claim.snapshot()))));
-    return sorted;
-  }
-
-  private static Map<String, OutboxEntry> byKey(List<OutboxEntry> heads) {
-    Map<String, OutboxEntry> byKey = new HashMap<>();
-    heads.forEach(head -> byKey.put(keyOf(head), head));
-    return byKey;
-  }
-
-  private static List<OutboxEntry> dueInKeyOrder(List<String> keys, Map<String, OutboxEntry> heads, Instant now) {
-    List<OutboxEntry> due = new ArrayList<>(heads.size());
-    for (String key : keys) {
-      OutboxEntry head = heads.get(key);
-      if (head != null && head.isDue(now)) {
-        due.add(head);
-      }
-    }
-    return due;
-  }
-
-  private static boolean sameRevision(OutboxEntry read, OutboxEntry remembered) {
-    return read.id().equals(remembered.id()) && read.revision() == remembered.revision();
-  }
-
-  private static String keyOf(OutboxEntry head) {
-    return head.message().orderingKey().orElseThrow(
-        () -> new IllegalStateException("bug: the head of a key has no ordering key: " + head.id()));
+    List<OutboxEntry> due = storage.firstUnfinishedOfKeys(keys).stream().filter(head -> head.isDue(now)).toList();
+    String which = keys.size() == 1 ? keys.get(0) : keys.size() + " ordering keys";
+    return claimChosen(due, "claim the next entry of " + which + " for " + worker, worker, now, lease);
   }
 
   /**

@@ -4,7 +4,6 @@ import io.claimedoutbox.domain.EntryId;
 import io.claimedoutbox.domain.OutboxEntry;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -49,20 +48,6 @@ public interface ClaimStorage {
    */
   default List<OutboxEntry> firstUnfinishedOfKeys(List<String> keys) {
     return List.of();
-  }
-
-  /**
-   * The first unfinished entry of those keys the backend still knows without reading: a write that
-   * released a key may have read its next entry in the same step (Redis). A remembered entry is a
-   * candidate like one just read, written only at its revision and while first of its key; since it
-   * may have moved on meanwhile, the kernel reads a key afresh when its remembered entry could not be
-   * claimed. None by default. Each key is answered at most once.
-   *
-   * @param keys distinct keys, at least one
-   * @return per key the backend remembers, its first unfinished entry, decoded
-   */
-  default Map<String, OutboxEntry> rememberedHeads(List<String> keys) {
-    return Map.of();
   }
 
   /**

@@ -4,23 +4,16 @@
 -- still at the expected revision and CLAIMED under the claim's owner and token; the caller reads every
 -- element that was not written and decides from what it finds.
 -- KEYS     the elements' hashes, then the shard's due and held indexes, then the index keys their moves name
--- ARGV[1]  the number of elements n; ARGV[2] and ARGV[3] the shard's entry key prefix and the end of the
---          ids minted on it ('.' and the shard), or '' and '' (see the reply); then per element: the entry id, the expected revision, the claim's
+-- ARGV[1]  the number of elements n; then per element: the entry id, the expected revision, the claim's
 --          owner and token nonce, s and s field/value pairs to set, d and d fields to delete, m and m moves of three
 --          arguments each: a command (ZADD, ZREM, SADD, LEAVE), the index of its key in KEYS, the member; a ZADD
 --          move has its score as a fourth argument. LEAVE takes the member out of its ordering key's index
 --          and then moves the key's new first entry, if it waits in the held index, to the due index with
 --          its score: the entries behind a key's first are not in the due index (see append.lua).
--- Returns {'OK', written...}: 1 or 0 per element, in order; then, unless ARGV[2] is '', for each key a
--- LEAVE released whose new first entry was minted on this shard and has a payload of at most 64 KiB: the
--- key's index, the entry's id and its HGETALL. The drain claims a released key's next entry right after
--- this write, and this saves that claim its two reads (RedisClaimStorage). A hash read in Lua costs the
--- server more than HGETALL as a command (CandidateRead); the round trips saved outweigh it, except for
--- large payloads. The hash is named from the prefix and the id, so it carries the shard's hash tag: it
--- is in the slot of the declared keys (Redis refuses a script any other). A hash that exists but lacks a field every
+-- Returns {'OK', written...}: 1 or 0 per element, in order. A hash that exists but lacks a field every
 -- entry has, or whose status or revision is unreadable, fails the whole call before anything is written:
 -- {'UNDECODABLE', id, problem}.
-local count, entryPrefix, shardSuffix = tonumber(ARGV[1]), ARGV[2], ARGV[3]
+local count = tonumber(ARGV[1])
 local dueIndex, heldIndex = KEYS[count + 1], KEYS[count + 2]
 local statuses = {PENDING = true, CLAIMED = true, FAILED = true, DELIVERED = true, DEAD_LETTERED = true}
 -- EntryFields.ALWAYS_PRESENT but the payload, which is only tested for (a large one is never copied here)
@@ -28,7 +21,7 @@ local present = {'id', 'topic', 'headers', 'attempts', 'createdAt', 'updatedAt',
 local compared = 4
 
 local elements = {}
-local at = 4
+local at = 2
 for i = 1, count do
   local element = {key = KEYS[i], id = ARGV[at], revision = ARGV[at + 1], owner = ARGV[at + 2],
     nonce = ARGV[at + 3]}
@@ -125,32 +118,12 @@ for _, name in ipairs(order) do
   end
 end
 
-local maxHeadPayload = 65536
-local function readHead(key, first)
-  if entryPrefix == '' or string.sub(first, -#shardSuffix) ~= shardSuffix then
-    return
-  end
-  local hash = entryPrefix .. first
-  if redis.call('HSTRLEN', hash, 'payload') > maxHeadPayload then
-    return
-  end
-  local fields = redis.call('HGETALL', hash)
-  if #fields > 0 then
-    replies[#replies + 1] = key
-    replies[#replies + 1] = first
-    replies[#replies + 1] = fields
-  end
-end
-
 for _, key in ipairs(leftOrder) do
   local first = redis.call('ZRANGE', key, 0, 0)[1]
   local score = first and redis.call('ZSCORE', heldIndex, first)
   if score then
     redis.call('ZREM', heldIndex, first)
     redis.call('ZADD', dueIndex, score, first)
-  end
-  if first then
-    readHead(key, first)
   end
 end
 return replies

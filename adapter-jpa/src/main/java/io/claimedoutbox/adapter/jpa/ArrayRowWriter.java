@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -70,15 +71,25 @@ final class ArrayRowWriter extends SetRowWriter {
     return new Fragment(arrays.toString() + names, parameters);
   }
 
+  /**
+   * The column's values as an array of their own type: pgjdbc sends a {@code String[]}, {@code Long[]}
+   * or {@code Integer[]} in its binary form, but an {@code Object[]} as text, escaping every character
+   * of every element (measured: a fifth of a keyed drain's JVM time went to that escaping).
+   */
   private Object[] elements(Kind kind, Object[] values) {
-    if (kind != Kind.TIMESTAMP) {
-      return values;
-    }
-    Object[] texts = new Object[values.length];
-    for (int r = 0; r < values.length; r++) {
-      texts[r] = values[r] == null ? null : instantText((Instant) values[r]);
-    }
-    return texts;
+    return switch (kind) {
+      case TIMESTAMP -> {
+        String[] texts = new String[values.length];
+        for (int r = 0; r < values.length; r++) {
+          texts[r] = values[r] == null ? null : instantText((Instant) values[r]);
+        }
+        yield texts;
+      }
+      case TEXT -> Arrays.copyOf(values, values.length, String[].class);
+      case INT4 -> Arrays.copyOf(values, values.length, Integer[].class);
+      case INT8 -> Arrays.copyOf(values, values.length, Long[].class);
+      case BYTES -> Arrays.copyOf(values, values.length, byte[][].class);
+    };
   }
 
   @Override

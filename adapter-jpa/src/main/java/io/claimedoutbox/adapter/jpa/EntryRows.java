@@ -95,7 +95,7 @@ final class EntryRows {
     Map<String, OutboxEntry> heads = new HashMap<>();
     if (dialect == SqlDialect.POSTGRESQL) {
       try (PreparedStatement select = connection.prepareStatement(FIRST_UNFINISHED_OF_KEY_ARRAY)) {
-        select.setArray(1, connection.createArrayOf("text", keys.toArray()));
+        select.setArray(1, connection.createArrayOf("text", keys.toArray(String[]::new)));
         readHeads(select, dialect, heads);
       }
     } else {

@@ -160,16 +160,10 @@ public final class KeyedCycleEmulation {
     try (PreparedStatement heads = connection.prepareStatement(HEADS + "1) h");
         PreparedStatement claim = connection.prepareStatement(CLAIM_ROWS);
         PreparedStatement deliver = connection.prepareStatement(DELIVER_ROWS)) {
-      Array keyArray = connection.createArrayOf("text", keys.toArray());
+      Array keyArray = connection.createArrayOf("text", keys.toArray(String[]::new));
       while (true) {
         heads.setArray(1, keyArray);
-        List<Row> due = new ArrayList<>();
-        try (ResultSet rows = heads.executeQuery()) {
-          while (rows.next()) {
-            rows.getBytes("payload");
-            due.add(new Row(rows.getString("id"), rows.getLong("revision")));
-          }
-        }
+        List<Row> due = readEntries(heads);
         statements++;
         if (due.isEmpty()) {
           return new Counts(delivered, statements);
@@ -203,7 +197,7 @@ public final class KeyedCycleEmulation {
     try (PreparedStatement headsAndSuccessors = connection.prepareStatement(headsAndSuccessorsSql);
         PreparedStatement claim = connection.prepareStatement(CLAIM_ROWS);
         PreparedStatement cycle = connection.prepareStatement(cycleSql)) {
-      headsAndSuccessors.setArray(1, connection.createArrayOf("text", keys.toArray()));
+      headsAndSuccessors.setArray(1, connection.createArrayOf("text", keys.toArray(String[]::new)));
       List<Row> heads = new ArrayList<>();
       Map<String, Row> successors = new LinkedHashMap<>();
       try (ResultSet rows = headsAndSuccessors.executeQuery()) {
@@ -257,13 +251,7 @@ public final class KeyedCycleEmulation {
         String token = UUID.randomUUID().toString();
         claim.setString(1, token);
         claim.setString(2, token);
-        List<Row> claimed = new ArrayList<>();
-        try (ResultSet rows = claim.executeQuery()) {
-          while (rows.next()) {
-            rows.getBytes("payload");
-            claimed.add(new Row(rows.getString("id"), rows.getLong("revision")));
-          }
-        }
+        List<Row> claimed = readEntries(claim);
         statements++;
         if (claimed.isEmpty()) {
           return new Counts(delivered, statements);
@@ -274,6 +262,18 @@ public final class KeyedCycleEmulation {
         }
       }
     }
+  }
+
+  /** Runs a query of entry rows, fetching each payload as a drain decoding them would. */
+  private static List<Row> readEntries(PreparedStatement query) throws SQLException {
+    List<Row> rows = new ArrayList<>();
+    try (ResultSet result = query.executeQuery()) {
+      while (result.next()) {
+        result.getBytes("payload");
+        rows.add(new Row(result.getString("id"), result.getLong("revision")));
+      }
+    }
+    return rows;
   }
 
   /** One conditional write of {@code rows} (a claim or a delivery), each with a fresh token; the rows written. */

@@ -72,9 +72,10 @@ final class ArrayRowWriter extends SetRowWriter {
   }
 
   /**
-   * The column's values as an array of their own type: pgjdbc sends a {@code String[]}, {@code Long[]}
-   * or {@code Integer[]} in its binary form, but an {@code Object[]} as text, escaping every character
-   * of every element (measured: a fifth of a keyed drain's JVM time went to that escaping).
+   * The column's values as an array of their own type: pgjdbc encodes a {@code String[]}, {@code Long[]}
+   * or {@code Integer[]} with its typed encoders, but an {@code Object[]} through its generic text form,
+   * escaping every character of every element (9–11% of a keyed drain's JVM samples went there; see
+   * docs/benchmarks.md).
    */
   private Object[] elements(Kind kind, Object[] values) {
     return switch (kind) {

@@ -71,12 +71,12 @@ public final class KeyedCycleEmulation {
    */
   public static void main(String[] args) throws Exception {
     Map<String, String> options = DrainBenchmark.options(args);
-    int entries = Integer.parseInt(options.getOrDefault("entries", "20000"));
-    int keys = Integer.parseInt(options.getOrDefault("keys", "100"));
-    int rounds = Integer.parseInt(options.getOrDefault("rounds", "3"));
+    int entries = positive("entries", options.getOrDefault("entries", "20000"));
+    int keys = positive("keys", options.getOrDefault("keys", "100"));
+    int rounds = positive("rounds", options.getOrDefault("rounds", "3"));
     List<String> shapes = List.of(options.getOrDefault("shapes", "separate,merged,unkeyed").split(","));
     List<Integer> laneCounts = List.of(options.getOrDefault("lanes", "1,2,3").split(",")).stream()
-        .map(Integer::parseInt).toList();
+        .map(lanes -> positive("lanes", lanes)).toList();
     String url = options.getOrDefault("postgresql", DrainBenchmark.env("OUTBOX_POSTGRESQL_URL",
         "jdbc:postgresql://127.0.0.1:5432/outbox_test?user=postgres"));
     for (String shape : shapes) {
@@ -97,6 +97,19 @@ public final class KeyedCycleEmulation {
         }
       }
     }
+  }
+
+  /** A whole number above zero, or an exception naming the option, before anything runs. */
+  private static int positive(String option, String value) {
+    try {
+      int number = Integer.parseInt(value.strip());
+      if (number > 0) {
+        return number;
+      }
+    } catch (NumberFormatException notANumber) {
+      // reported below, with the option's name
+    }
+    throw new IllegalArgumentException("--" + option + " takes whole numbers above zero; got " + value);
   }
 
   private static String run(BenchDatabase database, String shape, int entries, int keys, int lanes) throws Exception {
